@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// OpenStoreKit: StoreKit 1's payment queue for Linux over a simulated App Store.
+// No package dependencies: the toolchain, plus OpenSSL and SQLite as system libraries.
+let package = Package(
+    name: "OpenStoreKit",
+    products: [
+        .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
+        .library(name: "OpenStoreKitTest", targets: ["OpenStoreKitTest"]),
+        .library(name: "StoreModels", targets: ["StoreModels"]),
+        .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
+        .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "StoreSimulator", targets: ["StoreSimulator"]),
+        .library(name: "Purchases", targets: ["Purchases"]),
+        .library(name: "PaywallEvents", targets: ["PaywallEvents"]),
+        .library(name: "FeedRunner", targets: ["FeedRunner"]),
+        .library(name: "OpenStoreKitCLI", targets: ["OpenStoreKitCLI"]),
+        .executable(name: "openstorekit", targets: ["OpenStoreKitCommand"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"]), .yum(["openssl-devel"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"]), .yum(["sqlite-devel"])]
+        ),
+        .target(name: "StoreModels"),
+        .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
+        .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
+        .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
+        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
+        .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels"]),
+        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
+        .target(
+            name: "FeedRunner",
+            dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "StoreModels"]
+        ),
+        .target(
+            name: "OpenStoreKitCLI",
+            dependencies: ["FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels"]
+        ),
+        .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
+        .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "StoreModels"]),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "StoreModels"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit"]),
+        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
+        .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
+        .testTarget(name: "PurchasesTests", dependencies: ["Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator"]),
+        .testTarget(name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
+        .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
+        .testTarget(name: "OpenStoreKitCLITests", dependencies: ["OpenStoreKitCLI", "FeedRunner"]),
+    ]
+)
+
+// Settings shared by every Swift target.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
+}

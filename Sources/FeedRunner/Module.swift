@@ -1,0 +1,1 @@
+// Module FeedRunner: see README.md for its place in the package.

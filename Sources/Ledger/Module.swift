@@ -1,0 +1,1 @@
+// Module Ledger: see README.md for its place in the package.

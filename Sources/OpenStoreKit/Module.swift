@@ -1,0 +1,1 @@
+// Module OpenStoreKit: see README.md for its place in the package.

@@ -1,0 +1,1 @@
+// Module OpenStoreKitCLI: see README.md for its place in the package.

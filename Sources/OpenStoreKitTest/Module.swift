@@ -1,0 +1,1 @@
+// Module OpenStoreKitTest: see README.md for its place in the package.

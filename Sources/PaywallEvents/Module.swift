@@ -1,0 +1,1 @@
+// Module PaywallEvents: see README.md for its place in the package.

@@ -1,0 +1,1 @@
+// Module Purchases: see README.md for its place in the package.

@@ -1,0 +1,1 @@
+// Module ReceiptKit: see README.md for its place in the package.

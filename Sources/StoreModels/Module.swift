@@ -1,0 +1,1 @@
+// Module StoreModels: see README.md for its place in the package.

@@ -1,0 +1,1 @@
+// Module StoreSimulator: see README.md for its place in the package.

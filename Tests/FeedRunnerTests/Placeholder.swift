@@ -1,0 +1,1 @@
+// Tests for FeedRunner live in this folder.

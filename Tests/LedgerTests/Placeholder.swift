@@ -1,0 +1,1 @@
+// Tests for Ledger live in this folder.

@@ -1,0 +1,1 @@
+// Tests for OpenStoreKitCLI live in this folder.

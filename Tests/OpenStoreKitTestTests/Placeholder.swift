@@ -1,0 +1,1 @@
+// Tests for OpenStoreKitTest live in this folder.

@@ -1,0 +1,1 @@
+// Tests for OpenStoreKit live in this folder.

@@ -1,0 +1,1 @@
+// Tests for PaywallEvents live in this folder.

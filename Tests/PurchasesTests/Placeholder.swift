@@ -1,0 +1,1 @@
+// Tests for Purchases live in this folder.

@@ -1,0 +1,1 @@
+// Tests for ReceiptKit live in this folder.

@@ -1,0 +1,1 @@
+// Tests for StoreModels live in this folder.

@@ -1,0 +1,1 @@
+// Tests for StoreSimulator live in this folder.
