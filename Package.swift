@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
         .target(
             name: "FeedRunner",
-            dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "StoreModels"]
+            dependencies: [
+                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "StoreModels",
+            ]
         ),
         .target(
             name: "OpenStoreKitCLI",
@@ -52,8 +54,10 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit"]),
         .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
-        .testTarget(name: "PurchasesTests", dependencies: ["Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator"]),
-        .testTarget(name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
+        .testTarget(
+            name: "PurchasesTests", dependencies: ["Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator"]),
+        .testTarget(
+            name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
         .testTarget(name: "OpenStoreKitCLITests", dependencies: ["OpenStoreKitCLI", "FeedRunner"]),
     ]

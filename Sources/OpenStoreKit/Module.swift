@@ -1,1 +1,0 @@
-// Module OpenStoreKit: see README.md for its place in the package.

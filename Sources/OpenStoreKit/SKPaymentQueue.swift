@@ -1,0 +1,277 @@
+public import Foundation
+import StoreModels
+public import StoreSimulator
+import Synchronization
+
+/// The payment queue: where an app adds payments, hears about transactions and finishes them.
+///
+/// A queue is one app's view of one store from one device. ``default()`` is the queue of iOS code, bound to
+/// ``StoreSimulator/SimulatedStore/default``; a test makes its own with ``init(store:deviceID:account:)``, so tests
+/// running in parallel never share state.
+///
+/// Behaviour follows StoreKit's: observers are held weakly; `.purchasing` is reported in its own callback before the
+/// outcome; every state is reported once; finishing removes a transaction and reports it through
+/// `paymentQueue(_:removedTransactions:)`; a restore adds new `.restored` transactions and ends with exactly one of the
+/// finished or failed callbacks; unfinished transactions of a queue reopened for the same device are reported again
+/// when the first observer is added. Callbacks run on the store's ``StoreSimulator/StoreLane``: the main queue by
+/// default, or the caller of `runUntilIdle()` for a manual store.
+public final class SKPaymentQueue: NSObject, @unchecked Sendable {
+    // @unchecked: mutable state lives in `state`, behind a mutex; observers and the delegate are only called on the
+    // store's lane.
+
+    /// The device identifier of ``default()`` and of queues made without one.
+    public static let defaultDeviceID = "00000000-0000-4000-8000-000000000001"
+
+    /// The store this queue talks to.
+    public let store: SimulatedStore
+    /// The device this queue runs on; a queue made later with the same identifier takes over its unfinished
+    /// transactions, as an app relaunched on the same device does.
+    public let deviceID: String
+    /// The App Store account the device is signed in to.
+    public let account: String
+
+    private struct State {
+        var observers: [WeakObserver] = []
+        var transactions: [SKPaymentTransaction] = []
+        var delivered: [UInt64: SKPaymentTransactionState] = [:]
+        var delegate = WeakDelegate()
+        var programmingErrorHandler: (@Sendable (String) -> Void)?
+    }
+
+    private let state = Mutex(State())
+    private var endpoint: QueueEndpoint?
+
+    /// Creates a queue bound to a store.
+    ///
+    /// Unfinished transactions the store holds for `deviceID` (from an earlier queue, or a process that stopped) are
+    /// reported to the first observer added; transactions that were `.purchasing` go on.
+    public init(
+        store: SimulatedStore,
+        deviceID: String = SKPaymentQueue.defaultDeviceID,
+        account: String = SimulatedStore.defaultAccount
+    ) {
+        self.store = store
+        self.deviceID = deviceID
+        self.account = account
+        super.init()
+        let endpoint = QueueEndpoint(queue: self, deviceID: deviceID)
+        self.endpoint = endpoint
+        let unfinished = store.connect(endpoint, account: account)
+        let objects = unfinished.map { makeTransaction($0) }
+        state.withLock { $0.transactions = objects }
+        for transaction in unfinished where transaction.state == .purchasing {
+            store.lane.enqueue { [store] in store.processPayment(transaction.id, deviceID: deviceID) }
+        }
+    }
+
+    private static let sharedDefault = SKPaymentQueue(store: .default)
+
+    /// The app's payment queue, bound to ``StoreSimulator/SimulatedStore/default``.
+    public static func `default`() -> SKPaymentQueue { sharedDefault }
+
+    /// Whether the device of ``default()`` may make payments.
+    public static func canMakePayments() -> Bool { sharedDefault.canMakePayments() }
+
+    /// Whether this queue's device may make payments.
+    public func canMakePayments() -> Bool { store.settings.paymentsAllowed }
+
+    /// The storefront of the queue's account.
+    public var storefront: SKStorefront? { SKStorefront(store.settings.storefront) }
+
+    /// Decides storefront changes and price consent; held weakly.
+    public weak var delegate: (any SKPaymentQueueDelegate)? {
+        get { state.withLock { $0.delegate.delegate } }
+        set { state.withLock { $0.delegate = WeakDelegate(delegate: newValue) } }
+    }
+
+    /// Called instead of trapping when the app makes a programming error StoreKit raises an exception for, such as
+    /// finishing a `.purchasing` transaction. `nil` (the default) traps with StoreKit's message.
+    public var programmingErrorHandler: (@Sendable (String) -> Void)? {
+        get { state.withLock { $0.programmingErrorHandler } }
+        set { state.withLock { $0.programmingErrorHandler = newValue } }
+    }
+
+    /// The observers, in the order they were added; held weakly.
+    public var transactionObservers: [any SKPaymentTransactionObserver] {
+        state.withLock { $0.observers.compactMap(\.observer) }
+    }
+
+    /// The unfinished transactions, in the order they arrived.
+    public var transactions: [SKPaymentTransaction] { state.withLock { $0.transactions } }
+
+    /// Adds an observer (held weakly). Transactions not yet reported to any observer are reported to it.
+    public func add(_ observer: any SKPaymentTransactionObserver) {
+        state.withLock { state in
+            state.observers.removeAll { $0.observer == nil || $0.observer === observer }
+            state.observers.append(WeakObserver(observer: observer))
+        }
+        store.lane.enqueue { [self] in deliver(transactions) }
+    }
+
+    /// Removes an observer.
+    public func remove(_ observer: any SKPaymentTransactionObserver) {
+        state.withLock { state in state.observers.removeAll { $0.observer == nil || $0.observer === observer } }
+    }
+
+    /// Adds a payment: a new transaction joins ``transactions``, is reported `.purchasing`, and then with the store's
+    /// outcome.
+    ///
+    /// An unknown product or a quantity outside 1...10 fails the transaction with `SKError.Code.paymentInvalid`.
+    public func add(_ payment: SKPayment) {
+        let copy = SKPayment(fields: payment.fields.withLock { $0 })
+        let submitted = store.submit(copy.request, deviceID: deviceID)
+        let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
+        state.withLock { $0.transactions.append(transaction) }
+        store.lane.enqueue { [self] in deliver([transaction]) }
+        store.lane.enqueue { [store, deviceID] in store.processPayment(submitted.id, deviceID: deviceID) }
+    }
+
+    /// Finishes a purchased, restored or failed transaction: it leaves the queue and observers hear of it through
+    /// `paymentQueue(_:removedTransactions:)`. Finishing twice is harmless.
+    ///
+    /// Finishing a `.purchasing` or `.deferred` transaction is a programming error (see ``programmingErrorHandler``).
+    public func finishTransaction(_ transaction: SKPaymentTransaction) {
+        let current = transaction.transactionState
+        guard current != .purchasing, current != .deferred else {
+            let message =
+                current == .purchasing
+                ? "Cannot finish a purchasing transaction" : "Cannot finish a deferred transaction"
+            if let handler = programmingErrorHandler {
+                handler(message)
+                return
+            }
+            preconditionFailure(message)
+        }
+        store.lane.enqueue { [store, deviceID] in store.finish(transaction.identifier, deviceID: deviceID) }
+    }
+
+    /// Restores completed transactions: one new `.restored` transaction per non-consumable and subscription purchase,
+    /// then `paymentQueueRestoreCompletedTransactionsFinished(_:)`, or
+    /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)` on failure.
+    public func restoreCompletedTransactions() {
+        restoreCompletedTransactions(withApplicationUsername: nil)
+    }
+
+    /// Restores the completed transactions bought with an application username (and those bought without one).
+    public func restoreCompletedTransactions(withApplicationUsername username: String?) {
+        store.lane.enqueue { [store, deviceID] in store.restore(deviceID: deviceID, applicationUsername: username) }
+    }
+
+    // MARK: Delivery (on the store's lane)
+
+    func handle(_ event: DeviceEvent) {
+        switch event {
+        case .updated(let updates):
+            deliver(updates.map(object(for:)))
+        case .removed(let ids):
+            let removed = take(ids)
+            guard !removed.isEmpty else { return }
+            for observer in transactionObservers { observer.paymentQueue(self, removedTransactions: removed) }
+        case .dropped(let ids):
+            _ = take(ids)
+        case .restoreFinished:
+            for observer in transactionObservers { observer.paymentQueueRestoreCompletedTransactionsFinished(self) }
+        case .restoreFailed(let failure):
+            for observer in transactionObservers {
+                observer.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure))
+            }
+        case .entitlementsRevoked(let productIDs):
+            for observer in transactionObservers {
+                observer.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs)
+            }
+        case .storefrontChanged:
+            for observer in transactionObservers { observer.paymentQueueDidChangeStorefront(self) }
+        }
+    }
+
+    func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
+        guard let delegate else { return true }
+        let object = state.withLock { state in state.transactions.first { $0.identifier == transaction.id } }
+        return delegate.paymentQueue(
+            self,
+            shouldContinue: object ?? makeTransaction(transaction),
+            in: SKStorefront(storefront)
+        )
+    }
+
+    /// Reports the transactions whose current state no observer has heard yet, in one callback per observer.
+    private func deliver(_ candidates: [SKPaymentTransaction]) {
+        let (observers, fresh) = state.withLock {
+            state -> ([any SKPaymentTransactionObserver], [SKPaymentTransaction]) in
+            let observers = state.observers.compactMap(\.observer)
+            guard !observers.isEmpty else { return ([], []) }
+            var fresh: [SKPaymentTransaction] = []
+            for transaction in candidates {
+                let current = transaction.transactionState
+                guard state.delivered[transaction.identifier] != current,
+                    state.transactions.contains(where: { $0 === transaction })
+                else { continue }
+                state.delivered[transaction.identifier] = current
+                fresh.append(transaction)
+            }
+            return (observers, fresh)
+        }
+        guard !fresh.isEmpty else { return }
+        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+    }
+
+    /// The queue's object for a store transaction, made and appended if new, brought up to date.
+    private func object(for update: DeviceTransaction) -> SKPaymentTransaction {
+        if let existing = state.withLock({ state in state.transactions.first { $0.identifier == update.id } }) {
+            existing.apply(update)
+            return existing
+        }
+        let created = makeTransaction(update)
+        state.withLock { $0.transactions.append(created) }
+        return created
+    }
+
+    private func makeTransaction(_ update: DeviceTransaction) -> SKPaymentTransaction {
+        let original = update.originalID.flatMap { store.transaction($0) }.map { SKPaymentTransaction(original: $0) }
+        return SKPaymentTransaction(update, payment: SKPayment(request: update.payment), original: original)
+    }
+
+    private func take(_ ids: [UInt64]) -> [SKPaymentTransaction] {
+        let wanted = Set(ids)
+        return state.withLock { state in
+            let taken = state.transactions.filter { wanted.contains($0.identifier) }
+            state.transactions.removeAll { wanted.contains($0.identifier) }
+            for id in ids { state.delivered[id] = nil }
+            return taken
+        }
+    }
+}
+
+/// The queue's face towards its store; held strongly by the queue and weakly by the store.
+private final class QueueEndpoint: StoreDevice, @unchecked Sendable {
+    // @unchecked: `queue` is set once at creation; the queue itself is thread-safe.
+    weak var queue: SKPaymentQueue?
+    let deviceID: String
+
+    init(queue: SKPaymentQueue, deviceID: String) {
+        self.queue = queue
+        self.deviceID = deviceID
+    }
+
+    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+        queue?.handle(event)
+    }
+
+    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
+        -> Bool
+    {
+        queue?.shouldContinue(transaction, in: storefront) ?? true
+    }
+}
+
+/// A weak reference to an observer.
+private struct WeakObserver: @unchecked Sendable {
+    // @unchecked: observers are app objects StoreKit calls on one queue; the queue calls them only on its store's lane.
+    weak var observer: (any SKPaymentTransactionObserver)?
+}
+
+/// A weak reference to a delegate.
+private struct WeakDelegate: @unchecked Sendable {
+    // @unchecked: as for observers, the delegate is called only on the store's lane.
+    weak var delegate: (any SKPaymentQueueDelegate)?
+}

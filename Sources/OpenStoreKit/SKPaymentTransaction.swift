@@ -1,0 +1,77 @@
+public import Foundation
+import StoreModels
+import Synchronization
+
+/// A transaction in the payment queue: a payment on its way through the store.
+///
+/// Its state changes as the queue reports it to observers. ``transactionIdentifier`` and ``transactionDate`` are set
+/// only once it is purchased or restored, ``original`` only when restored, ``error`` only when failed.
+public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
+    // @unchecked: the mutable part lives behind a mutex; the rest is constant.
+
+    struct Snapshot {
+        var state: SKPaymentTransactionState
+        var transactionDate: Date?
+        var error: SKError?
+    }
+
+    /// The store's identifier for this transaction, in every state.
+    let identifier: UInt64
+    private let snapshot: Mutex<Snapshot>
+
+    /// The payment this transaction is for (a copy of what was added).
+    public let payment: SKPayment
+    /// The transaction restored, for restored transactions.
+    public let original: SKPaymentTransaction?
+
+    init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {
+        self.identifier = transaction.id
+        self.payment = payment
+        self.original = original
+        self.snapshot = Mutex(Snapshot(state: .purchasing))
+        super.init()
+        apply(transaction)
+    }
+
+    init(original record: TransactionRecord) {
+        self.identifier = record.id
+        self.payment = SKPayment(
+            request: PaymentRequest(
+                productID: record.productID,
+                quantity: record.quantity,
+                applicationUsername: record.applicationUsername
+            )
+        )
+        self.original = nil
+        self.snapshot = Mutex(Snapshot(state: .purchased, transactionDate: record.purchaseDate))
+    }
+
+    /// The transaction's state.
+    public var transactionState: SKPaymentTransactionState { snapshot.withLock { $0.state } }
+
+    /// The store's identifier; `nil` unless purchased or restored.
+    public var transactionIdentifier: String? {
+        snapshot.withLock { $0.state == .purchased || $0.state == .restored ? String(identifier) : nil }
+    }
+
+    /// When the store charged or restored it; `nil` unless purchased or restored.
+    public var transactionDate: Date? {
+        snapshot.withLock { $0.state == .purchased || $0.state == .restored ? $0.transactionDate : nil }
+    }
+
+    /// Why it failed; `nil` unless failed.
+    public var error: (any Error)? { snapshot.withLock { $0.state == .failed ? $0.error : nil } }
+
+    /// `<SKPaymentTransaction: 1000000000000001 com.example.pro purchased>`.
+    public override var description: String {
+        "<SKPaymentTransaction: \(identifier) \(payment.productIdentifier) \(transactionState)>"
+    }
+
+    func apply(_ transaction: DeviceTransaction) {
+        snapshot.withLock {
+            $0.state = SKPaymentTransactionState(rawValue: transaction.state.rawValue) ?? .failed
+            $0.transactionDate = transaction.transactionDate
+            $0.error = transaction.failure.map(SKError.init)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Module StoreModels: see README.md for its place in the package.

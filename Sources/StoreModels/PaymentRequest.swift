@@ -1,0 +1,35 @@
+/// What an app asks the store to buy: the store's view of an `SKPayment`.
+public struct PaymentRequest: Sendable, Hashable, Codable {
+    /// The product to buy.
+    public let productID: String
+    /// How many; the store accepts 1 through 10.
+    public let quantity: Int
+    /// An opaque identifier of the app's user account, if the app set one.
+    public let applicationUsername: String?
+    /// Whether the payment asks for parental approval in testing (`simulatesAskToBuyInSandbox`).
+    public let simulatesAskToBuy: Bool
+    /// The promotional offer to apply, if any.
+    public let discount: DiscountRequest?
+    /// Whether the payment carries `requestData`, which only entitled apps may use.
+    public let hasRequestData: Bool
+
+    /// The valid range of quantities.
+    public static let quantityRange = 1...10
+
+    /// Creates a payment request.
+    public init(
+        productID: String,
+        quantity: Int = 1,
+        applicationUsername: String? = nil,
+        simulatesAskToBuy: Bool = false,
+        discount: DiscountRequest? = nil,
+        hasRequestData: Bool = false
+    ) {
+        self.productID = productID
+        self.quantity = quantity
+        self.applicationUsername = applicationUsername
+        self.simulatesAskToBuy = simulatesAskToBuy
+        self.discount = discount
+        self.hasRequestData = hasRequestData
+    }
+}

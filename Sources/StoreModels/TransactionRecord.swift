@@ -1,0 +1,113 @@
+public import Foundation
+
+/// One entry of a store's purchase history: a purchase, renewal, failed or pending purchase.
+///
+/// The records of an account are what its app receipt lists and what a test session's `allTransactions()` returns.
+public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
+    /// Why a transaction was revoked.
+    public enum RevocationReason: Int, Sendable, Hashable, Codable {
+        /// Refunded or revoked for another reason.
+        case other = 0
+        /// Refunded because of an issue in the app.
+        case developerIssue = 1
+    }
+
+    /// The transaction identifier, unique in the store and never reused.
+    public let id: UInt64
+    /// The identifier of the first transaction of this purchase (itself for a first purchase; the first purchase of a
+    /// subscription for its renewals).
+    public var originalID: UInt64
+    /// The account that bought it.
+    public let account: String
+    /// The product bought.
+    public let productID: String
+    /// The product's type at the time of purchase.
+    public let productType: ProductType
+    /// How many were bought.
+    public let quantity: Int
+    /// Purchased, failed or deferred (`purchasing` while the store decides).
+    public var state: TransactionState
+    /// When it was charged (or asked, while deferred or failed).
+    public var purchaseDate: Date
+    /// When the original transaction was charged.
+    public var originalPurchaseDate: Date
+    /// When the subscription period this transaction pays for ends.
+    public var expirationDate: Date?
+    /// When it was refunded or revoked.
+    public var cancellationDate: Date?
+    /// Why it was refunded or revoked.
+    public var revocationReason: RevocationReason?
+    /// The subscription period's line item identifier.
+    public var webOrderLineItemID: UInt64?
+    /// Whether the period is a free trial.
+    public var isTrialPeriod: Bool
+    /// Whether the period is a paid introductory offer.
+    public var isInIntroOfferPeriod: Bool
+    /// The promotional offer applied, if any.
+    public var promotionalOfferID: String?
+    /// The app's account identifier from the payment.
+    public var applicationUsername: String?
+    /// Whether the subscription renews at the end of the period.
+    public var autoRenewEnabled: Bool
+    /// Whether the purchase or renewal hit a billing issue to be resolved.
+    public var hasPurchaseIssue: Bool
+    /// Whether it waits for a parent's approval.
+    public var pendingAskToBuyConfirmation: Bool
+    /// Whether a price increase waits for the customer's consent.
+    public var isPendingPriceIncreaseConsent: Bool
+    /// Whether the subscription was replaced by a higher level of its group.
+    public var isUpgraded: Bool
+    /// Why it failed, for failed transactions.
+    public var failure: StoreFailure?
+    /// The device the purchase was made on; `nil` for purchases made outside the app and for renewals.
+    public var deviceID: String?
+
+    /// Creates a record.
+    public init(
+        id: UInt64,
+        originalID: UInt64? = nil,
+        account: String,
+        productID: String,
+        productType: ProductType,
+        quantity: Int,
+        state: TransactionState,
+        purchaseDate: Date,
+        originalPurchaseDate: Date? = nil,
+        expirationDate: Date? = nil,
+        webOrderLineItemID: UInt64? = nil,
+        isTrialPeriod: Bool = false,
+        isInIntroOfferPeriod: Bool = false,
+        promotionalOfferID: String? = nil,
+        applicationUsername: String? = nil,
+        autoRenewEnabled: Bool = false,
+        deviceID: String? = nil
+    ) {
+        self.id = id
+        self.originalID = originalID ?? id
+        self.account = account
+        self.productID = productID
+        self.productType = productType
+        self.quantity = quantity
+        self.state = state
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate ?? purchaseDate
+        self.expirationDate = expirationDate
+        self.cancellationDate = nil
+        self.revocationReason = nil
+        self.webOrderLineItemID = webOrderLineItemID
+        self.isTrialPeriod = isTrialPeriod
+        self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.promotionalOfferID = promotionalOfferID
+        self.applicationUsername = applicationUsername
+        self.autoRenewEnabled = autoRenewEnabled
+        self.hasPurchaseIssue = false
+        self.pendingAskToBuyConfirmation = false
+        self.isPendingPriceIncreaseConsent = false
+        self.isUpgraded = false
+        self.failure = nil
+        self.deviceID = deviceID
+    }
+
+    /// Whether this record grants its product now: purchased and not refunded.
+    public var isOwned: Bool { state == .purchased && cancellationDate == nil }
+}

@@ -1,1 +1,0 @@
-// Module StoreSimulator: see README.md for its place in the package.

@@ -1,0 +1,76 @@
+import Foundation
+import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Approves a pending Ask to Buy request: the purchase is charged now and its `.deferred` transaction becomes
+    /// `.purchased` on the device that asked.
+    ///
+    /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
+    public func approveAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
+        let now = clock.now
+        let (deviceID, update) = try state.withLock {
+            state throws(StoreSimulatorError) -> (String?, DeviceTransaction?) in
+            let record = try state.pendingAskToBuy(id)
+            guard let product = state.configuration.catalog.product(record.productID) else {
+                throw StoreSimulatorError(.unknownProduct, "product \(record.productID) left the catalog")
+            }
+            state.records[id] = nil
+            let grantedID = state.grant(
+                recordID: id,
+                request: PaymentRequest(
+                    productID: record.productID,
+                    quantity: record.quantity,
+                    applicationUsername: record.applicationUsername
+                ),
+                product: product,
+                account: record.account,
+                deviceID: record.deviceID,
+                offer: nil,
+                now: now
+            )
+            guard let deviceID = record.deviceID, let index = state.devices[deviceID]?.index(of: id) else {
+                return (nil, nil)
+            }
+            state.devices[deviceID]?.unfinished[index].state = .purchased
+            state.devices[deviceID]?.unfinished[index].transactionDate = now
+            state.devices[deviceID]?.unfinished[index].recordID = grantedID
+            return (deviceID, state.devices[deviceID]?.unfinished[index])
+        }
+        if let deviceID, let update { send(.updated([update]), to: deviceID) }
+    }
+
+    /// Declines a pending Ask to Buy request.
+    ///
+    /// As StoreKit does, the app hears nothing: the `.deferred` transaction silently leaves the device's queue (see
+    /// docs/decisions.md). The history keeps it as failed with `.paymentCancelled`.
+    ///
+    /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
+    public func declineAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
+        let deviceID = try state.withLock { state throws(StoreSimulatorError) -> String? in
+            var record = try state.pendingAskToBuy(id)
+            record.pendingAskToBuyConfirmation = false
+            record.state = .failed
+            record.failure = StoreFailure(.paymentCancelled, "the Ask to Buy request was declined")
+            state.records[id] = record
+            guard let deviceID = record.deviceID, state.devices[deviceID]?.index(of: id) != nil else { return nil }
+            state.devices[deviceID]?.unfinished.removeAll { $0.id == id }
+            return deviceID
+        }
+        if let deviceID { send(.dropped([id]), to: deviceID) }
+    }
+}
+
+extension StoreState {
+    /// The record of a transaction waiting for Ask to Buy approval.
+    func pendingAskToBuy(_ id: UInt64) throws(StoreSimulatorError) -> TransactionRecord {
+        guard let record = records[id] else { throw SimulatedStore.unknownTransaction(id) }
+        guard record.state == .deferred, record.pendingAskToBuyConfirmation else {
+            throw StoreSimulatorError(
+                .invalidAction,
+                "transaction \(id) is \(record.state.name), not waiting for Ask to Buy approval"
+            )
+        }
+        return record
+    }
+}

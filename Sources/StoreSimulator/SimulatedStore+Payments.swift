@@ -1,0 +1,351 @@
+import Foundation
+public import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Adds a payment to a device's queue and returns its transaction, `.purchasing`.
+    ///
+    /// The store decides it when ``processPayment(_:deviceID:)`` runs; a payment queue enqueues that on the lane right
+    /// after the `.purchasing` callback.
+    public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
+        state.withLock { state in
+            let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
+            var device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
+            device.unfinished.append(transaction)
+            device.startedIn[transaction.id] = state.settings.storefront
+            state.devices[deviceID] = device
+            return transaction
+        }
+    }
+
+    /// Decides a `.purchasing` transaction (purchased, failed or deferred) and tells its device. Call on the lane.
+    ///
+    /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
+    /// transaction fails with `.storeProductNotAvailable`.
+    public func processPayment(_ transactionID: UInt64, deviceID: String) {
+        let now = clock.now
+        let pending = state.withLock { state -> (DeviceTransaction, Storefront?, Storefront, WeakDevice)? in
+            guard let device = state.devices[deviceID], let index = device.index(of: transactionID),
+                device.unfinished[index].state == .purchasing
+            else { return nil }
+            return (
+                device.unfinished[index], device.startedIn[transactionID], state.settings.storefront, device.endpoint
+            )
+        }
+        guard let (transaction, startedIn, storefront, endpoint) = pending else { return }
+        var keepGoing = true
+        if let startedIn, startedIn != storefront, let device = endpoint.device {
+            keepGoing = device.store(self, shouldContinue: transaction, in: storefront)
+        }
+        let update = state.withLock { state -> (DeviceTransaction, WeakDevice)? in
+            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
+            var transaction = device.unfinished[index]
+            if keepGoing {
+                state.decide(&transaction, deviceID: deviceID, account: device.account, now: now)
+            } else {
+                transaction.state = .failed
+                transaction.failure = StoreFailure(
+                    .storeProductNotAvailable,
+                    "the storefront changed to \(storefront) while the purchase was in progress"
+                )
+            }
+            state.devices[deviceID]?.unfinished[index] = transaction
+            state.devices[deviceID]?.startedIn[transactionID] = nil
+            return (transaction, device.endpoint)
+        }
+        guard let (decided, endpointNow) = update, let device = endpointNow.device else { return }
+        device.store(self, didProduce: .updated([decided]))
+    }
+
+    /// Removes a finished transaction from a device's queue and tells the device. Call on the lane.
+    ///
+    /// Returns `false` if the device has no such unfinished transaction (finishing twice is harmless).
+    @discardableResult
+    public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
+        let endpoint = state.withLock { state -> WeakDevice? in
+            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
+            let finished = device.unfinished[index]
+            state.devices[deviceID]?.unfinished.remove(at: index)
+            if state.retention == .receiptOnly, let recordID = finished.recordID, let record = state.records[recordID],
+                record.productType == .consumable || record.state == .failed,
+                !state.devices.values.contains(where: { $0.unfinished.contains { $0.recordID == recordID } })
+            {
+                state.records[recordID] = nil
+            }
+            return device.endpoint
+        }
+        guard let endpoint else { return false }
+        endpoint.device?.store(self, didProduce: .removed([transactionID]))
+        return true
+    }
+
+    /// Restores a device's completed transactions: one new `.restored` transaction per non-consumable purchase and per
+    /// auto-renewable subscription period, then the end of the restore. Call on the lane.
+    ///
+    /// With an application username, only purchases made with that username or with none are restored.
+    public func restore(deviceID: String, applicationUsername: String?) {
+        let now = clock.now
+        let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
+            let device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
+            if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.endpoint) }
+            if !state.settings.paymentsAllowed {
+                return (
+                    .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.endpoint
+                )
+            }
+            var restored: [DeviceTransaction] = []
+            for record in state.records(of: device.account)
+            where record.productType.isRestorable && record.state == .purchased && record.cancellationDate == nil
+                && (applicationUsername == nil || record.applicationUsername == nil
+                    || record.applicationUsername == applicationUsername)
+            {
+                var transaction = DeviceTransaction(
+                    id: state.allocateTransactionID(),
+                    payment: PaymentRequest(
+                        productID: record.productID,
+                        quantity: record.quantity,
+                        applicationUsername: record.applicationUsername
+                    ),
+                    state: .restored
+                )
+                transaction.transactionDate = now
+                transaction.originalID = record.id
+                transaction.recordID = record.id
+                restored.append(transaction)
+            }
+            state.devices[deviceID, default: device].unfinished.append(contentsOf: restored)
+            return (.success(restored), device.endpoint)
+        }
+        guard let device = outcome.1.device else { return }
+        switch outcome.0 {
+        case .success(let restored):
+            if !restored.isEmpty { device.store(self, didProduce: .updated(restored)) }
+            device.store(self, didProduce: .restoreFinished)
+        case .failure(let failure):
+            device.store(self, didProduce: .restoreFailed(failure))
+        }
+    }
+}
+
+extension StoreState {
+    /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
+    /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
+    /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.
+    mutating func decide(_ transaction: inout DeviceTransaction, deviceID: String, account: String, now: Date) {
+        let request = transaction.payment
+        func reject(_ code: StoreErrorCode, _ message: String) {
+            transaction.state = .failed
+            transaction.failure = StoreFailure(code, message)
+        }
+        guard settings.paymentsAllowed else {
+            return reject(.paymentNotAllowed, "this device may not make payments")
+        }
+        guard let product = configuration.catalog.product(request.productID) else {
+            return reject(.paymentInvalid, "no product has identifier \(request.productID) in the store's catalog")
+        }
+        guard PaymentRequest.quantityRange.contains(request.quantity) else {
+            return reject(.paymentInvalid, "quantity \(request.quantity) is outside 1...10")
+        }
+        guard !request.hasRequestData else {
+            return reject(.unauthorizedRequestData, "payments may not carry requestData")
+        }
+        var record = TransactionRecord(
+            id: transaction.id,
+            account: account,
+            productID: product.id,
+            productType: product.type,
+            quantity: request.quantity,
+            state: .failed,
+            purchaseDate: now,
+            applicationUsername: request.applicationUsername,
+            deviceID: deviceID
+        )
+        transaction.recordID = transaction.id
+        func fail(_ failure: StoreFailure, issue: Bool = false) {
+            record.failure = failure
+            record.hasPurchaseIssue = issue
+            records[record.id] = record
+            transaction.state = .failed
+            transaction.failure = failure
+        }
+        if let failure = settings.simulatedErrors[.purchase] { return fail(failure) }
+        var offer: ProductOffer?
+        if let discount = request.discount {
+            switch validate(discount, for: product, account: account, now: now) {
+            case .success(let valid): offer = valid
+            case .failure(let failure): return fail(failure)
+            }
+        }
+        let outcome: ScriptedOutcome
+        if let scripted = takeScriptedOutcome(for: product.id) {
+            outcome = scripted
+        } else if settings.failTransactionsEnabled {
+            outcome = .fail(StoreFailure(settings.failureError, "transactions fail (failTransactionsEnabled)"))
+        } else if settings.interruptedPurchasesEnabled {
+            outcome = .interrupt
+        } else if settings.askToBuyEnabled || request.simulatesAskToBuy {
+            outcome = .askToBuy
+        } else {
+            outcome = .succeed
+        }
+        switch outcome {
+        case .fail(let failure):
+            fail(failure)
+        case .interrupt:
+            fail(
+                StoreFailure(.paymentCancelled, "the purchase was interrupted; resolve the issue to complete it"),
+                issue: true
+            )
+        case .askToBuy:
+            record.state = .deferred
+            record.pendingAskToBuyConfirmation = true
+            records[record.id] = record
+            transaction.state = .deferred
+        case .succeed:
+            transaction.recordID = grant(
+                recordID: transaction.id,
+                request: request,
+                product: product,
+                account: account,
+                deviceID: deviceID,
+                offer: offer,
+                now: now
+            )
+            transaction.state = .purchased
+            transaction.transactionDate = now
+        }
+    }
+
+    /// Checks a promotional offer: the product has it, its parameters and signature are present, the signature is
+    /// less than a day old and its nonce unused, and the account is eligible (has subscribed in the group before).
+    mutating func validate(_ discount: DiscountRequest, for product: ProductDefinition, account: String, now: Date)
+        -> Result<ProductOffer, StoreFailure>
+    {
+        guard let subscription = product.subscription,
+            let offer = subscription.promotionalOffer(identifier: discount.offerID)
+        else {
+            return .failure(
+                StoreFailure(.invalidOfferIdentifier, "\(product.id) has no promotional offer \"\(discount.offerID)\"")
+            )
+        }
+        guard !discount.keyID.isEmpty, !discount.nonce.isEmpty, discount.timestamp > 0 else {
+            return .failure(
+                StoreFailure(.missingOfferParams, "the payment discount lacks a key identifier, nonce or timestamp"))
+        }
+        guard !discount.signature.isEmpty, Data(base64Encoded: discount.signature) != nil else {
+            return .failure(StoreFailure(.invalidSignature, "the payment discount's signature is not base64"))
+        }
+        let age = now.timeIntervalSince1970 * 1000 - Double(discount.timestamp)
+        guard age <= 86_400_000, age >= -300_000 else {
+            return .failure(StoreFailure(.invalidSignature, "the payment discount's signature is more than a day old"))
+        }
+        guard usedNonces.insert(discount.nonce.lowercased()).inserted else {
+            return .failure(StoreFailure(.invalidSignature, "the payment discount's nonce was already used"))
+        }
+        let hasSubscribed = records.values.contains {
+            $0.account == account && $0.state == .purchased
+                && configuration.catalog.product($0.productID)?.subscription?.groupID == subscription.groupID
+        }
+        guard hasSubscribed else {
+            return .failure(
+                StoreFailure(.ineligibleForOffer, "promotional offers are for customers who have subscribed before")
+            )
+        }
+        return .success(offer)
+    }
+
+    /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it.
+    func isEligibleForIntroductoryOffer(account: String, groupID: String) -> Bool {
+        !records.values.contains {
+            $0.account == account && ($0.state == .purchased || $0.isTrialPeriod || $0.isInIntroOfferPeriod)
+                && configuration.catalog.product($0.productID)?.subscription?.groupID == groupID
+        }
+    }
+
+    /// Charges a purchase and records it, and returns the record that grants it. An owned non-consumable or the
+    /// subscription already running is granted again without a second charge; an upgrade starts at once, a downgrade at
+    /// the next renewal.
+    mutating func grant(
+        recordID: UInt64,
+        request: PaymentRequest,
+        product: ProductDefinition,
+        account: String,
+        deviceID: String?,
+        offer promotional: ProductOffer?,
+        now: Date
+    ) -> UInt64 {
+        var record = TransactionRecord(
+            id: recordID,
+            account: account,
+            productID: product.id,
+            productType: product.type,
+            quantity: request.quantity,
+            state: .purchased,
+            purchaseDate: now,
+            applicationUsername: request.applicationUsername,
+            deviceID: deviceID
+        )
+        switch product.type {
+        case .consumable, .nonRenewingSubscription:
+            break
+        case .nonConsumable:
+            if let owned = records.values.filter({ $0.account == account && $0.productID == product.id && $0.isOwned })
+                .min(by: { $0.id < $1.id })
+            {
+                records[recordID] = nil
+                return owned.id
+            }
+        case .autoRenewableSubscription:
+            guard let info = product.subscription else { break }
+            let key = Self.subscriptionKey(account: account, groupID: info.groupID)
+            if var running = subscriptions[key], running.grantsAccess {
+                if running.productID == product.id {
+                    running.renewalProductID = product.id
+                    subscriptions[key] = running
+                    records[recordID] = nil
+                    return running.latestRecordID
+                }
+                let currentLevel = configuration.catalog.product(running.productID)?.subscription?.groupLevel ?? .max
+                guard info.groupLevel < currentLevel else {
+                    running.renewalProductID = product.id
+                    subscriptions[key] = running
+                    records[recordID] = nil
+                    return running.latestRecordID
+                }
+                records[running.latestRecordID]?.isUpgraded = true
+                records[running.latestRecordID]?.cancellationDate = now
+            }
+            let introOffer =
+                promotional == nil && isEligibleForIntroductoryOffer(account: account, groupID: info.groupID)
+                ? info.introductoryOffer : nil
+            let offer = promotional ?? introOffer
+            let previous = subscriptions[key]
+            record.originalID = previous?.originalID ?? recordID
+            record.originalPurchaseDate = previous.flatMap { records[$0.originalID]?.purchaseDate } ?? now
+            record.expirationDate = (offer?.period ?? info.period).advance(now)
+            record.webOrderLineItemID = allocateWebOrderLineItemID()
+            record.isTrialPeriod = offer?.paymentMode == .freeTrial
+            record.isInIntroOfferPeriod =
+                offer != nil && offer?.kind == .introductory && offer?.paymentMode != .freeTrial
+            record.promotionalOfferID = offer?.kind == .promotional ? offer?.identifier : nil
+            record.autoRenewEnabled = true
+            var subscription = SubscriptionState(
+                account: account,
+                groupID: info.groupID,
+                record: TransactionRecordSnapshot(
+                    id: recordID,
+                    originalID: record.originalID,
+                    productID: product.id,
+                    expiresAt: record.expirationDate ?? now
+                )
+            )
+            if let offer, offer.paymentMode == .payAsYouGo {
+                subscription.offer = offer
+                subscription.offerPeriodsLeft = offer.numberOfPeriods - 1
+            }
+            subscriptions[key] = subscription
+        }
+        records[recordID] = record
+        return recordID
+    }
+}

@@ -1,0 +1,247 @@
+public import Dispatch
+public import Foundation
+public import StoreModels
+import Synchronization
+
+/// A simulated App Store that a test controls completely: its catalog, its settings, its clock, every outcome.
+///
+/// A store owns its state (catalog, accounts, purchase history, unfinished transactions per device, pending Ask to Buy
+/// requests, failure settings) and its clock. Every change and every callback passes through one serial
+/// ``StoreLane``, so the same actions on a fresh store produce the same events, identifiers and dates every run.
+///
+/// Stores are independent: two tests that each make their own store never see each other.
+///
+/// ```swift
+/// let store = SimulatedStore(lane: .manual)         // advances only when told
+/// let queue = SKPaymentQueue(store: store)          // in OpenStoreKit
+/// queue.add(observer)
+/// queue.add(SKPayment(product: product))
+/// store.runUntilIdle()                              // .purchasing, then .purchased, delivered
+/// ```
+public final class SimulatedStore: Sendable {
+    /// The account purchases are made with unless a queue names another.
+    public static let defaultAccount = "default"
+
+    /// The store's clock. Only a ``ManualClock`` moves when the store's `advance` methods are called.
+    public let clock: any StoreClock
+    /// The lane every change and callback passes through.
+    public let lane: StoreLane
+
+    let state: Mutex<StoreState>
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - configuration: the catalog and default settings; the built-in demo catalog by default.
+    ///   - clock: the clock; a manual clock at ``ManualClock/defaultStart`` by default.
+    ///   - lane: how work runs: `.manual` (tests, feeds) or `.dispatch(queue)`; the main queue by default.
+    ///   - retention: which finished transactions the history keeps.
+    public init(
+        configuration: StoreConfiguration = .demo,
+        clock: any StoreClock = ManualClock(),
+        lane: StoreLane.Mode = .dispatch(.main),
+        retention: HistoryRetention = .all
+    ) {
+        self.clock = clock
+        self.lane = StoreLane(mode: lane)
+        self.state = Mutex(StoreState(configuration: configuration, retention: retention))
+    }
+
+    /// The store behind `SKPaymentQueue.default()`: it loads the `.storekit` file named by the environment variable
+    /// `OPENSTOREKIT_CONFIGURATION` when set (the demo catalog when not, or when the file cannot be read, which is
+    /// reported on standard error), runs on the main queue and uses the system clock.
+    public static let `default`: SimulatedStore = {
+        var configuration = StoreConfiguration.demo
+        if let path = ProcessInfo.processInfo.environment["OPENSTOREKIT_CONFIGURATION"], !path.isEmpty {
+            do throws(StoreSimulatorError) {
+                configuration = try StoreConfiguration(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                FileHandle.standardError.write(
+                    Data("openstorekit: OPENSTOREKIT_CONFIGURATION: \(error.detail); using the demo catalog\n".utf8)
+                )
+            }
+        }
+        return SimulatedStore(configuration: configuration, clock: SystemClock(), lane: .dispatch(.main))
+    }()
+
+    // MARK: Running
+
+    /// Runs the lane until no work is left (see ``StoreLane/runUntilIdle()``) and returns how many items ran.
+    @discardableResult
+    public func runUntilIdle() -> Int { lane.runUntilIdle() }
+
+    /// Waits until the lane has no work left.
+    public func idle() async { await lane.idle() }
+
+    /// The current store time.
+    public var now: Date { clock.now }
+
+    // MARK: Configuration
+
+    /// The catalog and the default settings.
+    public var configuration: StoreConfiguration { state.withLock { $0.configuration } }
+
+    /// The catalog.
+    public var catalog: StoreCatalog { state.withLock { $0.configuration.catalog } }
+
+    /// The settings in force.
+    public var settings: StoreSettings { state.withLock { $0.settings } }
+
+    /// Changes settings. A storefront change is announced to every open queue.
+    public func updateSettings(_ change: (inout StoreSettings) -> Void) {
+        let (before, after) = state.withLock { state -> (Storefront, Storefront) in
+            let before = state.settings.storefront
+            change(&state.settings)
+            return (before, state.settings.storefront)
+        }
+        if before != after { broadcast(.storefrontChanged(after)) }
+    }
+
+    /// Replaces the catalog and default settings, and puts the settings back to the new defaults. History stays.
+    public func reconfigure(_ configuration: StoreConfiguration) {
+        state.withLock {
+            $0.configuration = configuration
+            $0.settings = configuration.settings
+        }
+    }
+
+    /// Puts the settings back to the configuration's defaults; transactions stay.
+    public func resetSettings() {
+        let defaults = state.withLock { $0.configuration.settings }
+        updateSettings { $0 = defaults }
+    }
+
+    /// Chooses the outcome of a coming purchase of `productID` (of any product when `nil`). Outcomes are used in the
+    /// order they were scripted.
+    public func script(_ outcome: ScriptedOutcome, forProduct productID: String? = nil) {
+        state.withLock { $0.scripted.append((productID, outcome)) }
+    }
+
+    // MARK: Products
+
+    /// Looks up products the way `SKProductsRequest` does: the known ones in the order asked, and the unknown
+    /// identifiers sorted.
+    ///
+    /// - Throws: the simulated `loadProducts` failure, when one is set.
+    public func loadProducts(_ identifiers: [String]) throws(StoreFailure) -> (
+        products: [ProductDefinition], invalidIdentifiers: [String]
+    ) {
+        try state.withLock { state throws(StoreFailure) in
+            if let failure = state.settings.simulatedErrors[.loadProducts] { throw failure }
+            var found: [ProductDefinition] = []
+            var invalid: [String] = []
+            var seen = Set<String>()
+            for id in identifiers where seen.insert(id).inserted {
+                if let product = state.configuration.catalog.product(id) {
+                    found.append(product)
+                } else {
+                    invalid.append(id)
+                }
+            }
+            return (found, invalid.sorted())
+        }
+    }
+
+    // MARK: History
+
+    /// Every transaction in the history, oldest first: purchases, renewals, failed and pending ones.
+    public func allTransactions() -> [TransactionRecord] {
+        state.withLock { $0.records.values.sorted { $0.id < $1.id } }
+    }
+
+    /// The history of one account, oldest first.
+    public func transactions(of account: String = SimulatedStore.defaultAccount) -> [TransactionRecord] {
+        state.withLock { $0.records(of: account) }
+    }
+
+    /// The record with an identifier.
+    public func transaction(_ id: UInt64) -> TransactionRecord? {
+        state.withLock { $0.records[id] }
+    }
+
+    /// Removes every transaction from the history (and from devices' queues), so one-time purchases can be repeated.
+    public func clearTransactions() {
+        let removed = state.withLock { state -> [String: [UInt64]] in
+            state.records.removeAll()
+            var removed: [String: [UInt64]] = [:]
+            for (id, device) in state.devices where !device.unfinished.isEmpty {
+                removed[id] = device.unfinished.map(\.id)
+                state.devices[id]?.unfinished.removeAll()
+            }
+            return removed
+        }
+        for (deviceID, ids) in removed.sorted(by: { $0.key < $1.key }) { send(.dropped(ids), to: deviceID) }
+    }
+
+    /// Deletes a transaction and the ones that descend from it (renewals, restored copies) from the history and from
+    /// devices' queues.
+    ///
+    /// - Throws: `unknownTransaction` if no transaction has the identifier.
+    public func deleteTransaction(_ id: UInt64) throws(StoreSimulatorError) {
+        let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
+            guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
+            let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
+            for doomedID in doomed { state.records[doomedID] = nil }
+            var removed: [String: [UInt64]] = [:]
+            for (deviceID, device) in state.devices {
+                let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)
+                guard !gone.isEmpty else { continue }
+                removed[deviceID] = gone
+                state.devices[deviceID]?.unfinished.removeAll { gone.contains($0.id) }
+            }
+            return removed
+        }
+        for (deviceID, ids) in removed.sorted(by: { $0.key < $1.key }) { send(.dropped(ids), to: deviceID) }
+    }
+
+    // MARK: Devices
+
+    /// Connects a device (a payment queue) signed in to `account` and returns its unfinished transactions, which a
+    /// queue reopened after a restart redelivers.
+    public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
+        -> [DeviceTransaction]
+    {
+        state.withLock { state in
+            var record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
+            record.account = account
+            record.endpoint = WeakDevice(device: device)
+            state.devices[device.deviceID] = record
+            return record.unfinished
+        }
+    }
+
+    /// The unfinished transactions of a device, in the order they arrived.
+    public func unfinishedTransactions(deviceID: String) -> [DeviceTransaction] {
+        state.withLock { $0.devices[deviceID]?.unfinished ?? [] }
+    }
+
+    /// The account a device is signed in to.
+    public func account(ofDevice deviceID: String) -> String {
+        state.withLock { $0.devices[deviceID]?.account ?? Self.defaultAccount }
+    }
+
+    // MARK: Delivery
+
+    /// Sends an event to a device on the lane.
+    func send(_ event: DeviceEvent, to deviceID: String) {
+        lane.enqueue { [self] in
+            guard let device = state.withLock({ $0.devices[deviceID]?.endpoint.device }) else { return }
+            device.store(self, didProduce: event)
+        }
+    }
+
+    /// Sends an event to every open device on the lane, in device identifier order.
+    func broadcast(_ event: DeviceEvent, account: String? = nil) {
+        let ids = state.withLock { state in
+            state.devices.filter { account == nil || $0.value.account == account }.map(\.key).sorted()
+        }
+        for id in ids { send(event, to: id) }
+    }
+
+    static func unknownTransaction(_ id: UInt64) -> StoreSimulatorError {
+        StoreSimulatorError(
+            .unknownTransaction,
+            "no transaction has identifier \(id); list them with allTransactions()"
+        )
+    }
+}

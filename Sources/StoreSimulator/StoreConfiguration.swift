@@ -1,0 +1,279 @@
+public import Foundation
+import StoreModels
+
+/// A store's catalog and default settings, read from an Xcode `.storekit` configuration file or built in.
+///
+/// Every format version Xcode has written (1.0 to 5.0) loads. Unknown keys are ignored; a key with a value of the wrong
+/// kind is an error that names the file and the key's path, such as
+/// `Products.storekit: subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod: ...`.
+public struct StoreConfiguration: Sendable, Hashable {
+    /// The products.
+    public var catalog: StoreCatalog
+    /// The settings the file asks for (`settings` in the file).
+    public var settings: StoreSettings
+    /// The file it came from, if any.
+    public var sourceName: String
+
+    /// Creates a configuration from its parts.
+    public init(catalog: StoreCatalog, settings: StoreSettings = StoreSettings(), sourceName: String = "built-in") {
+        self.catalog = catalog
+        self.settings = settings
+        self.sourceName = sourceName
+    }
+
+    /// Reads a `.storekit` file.
+    ///
+    /// - Throws: ``StoreSimulatorError`` with code `fileNotFound`, `invalidJSON` or `invalidConfiguration`.
+    public init(contentsOf url: URL) throws(StoreSimulatorError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw StoreSimulatorError(
+                .fileNotFound,
+                "\(url.path): cannot read the configuration file (\(error.localizedDescription)); check the path"
+            )
+        }
+        try self.init(data: data, sourceName: url.lastPathComponent)
+    }
+
+    /// Parses the contents of a `.storekit` file; `sourceName` names it in errors.
+    ///
+    /// - Throws: ``StoreSimulatorError`` with code `invalidJSON` or `invalidConfiguration`.
+    public init(data: Data, sourceName: String) throws(StoreSimulatorError) {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw StoreSimulatorError(
+                .invalidJSON,
+                "\(sourceName): not valid JSON ; a .storekit file is JSON as Xcode writes it"
+            )
+        }
+        let reader = ConfigurationReader(sourceName: sourceName)
+        let object = try reader.object(root, at: "")
+        var products: [ProductDefinition] = []
+        for (index, item) in try reader.optionalArray(object, "products", at: "").enumerated() {
+            products.append(try reader.product(item, at: "products[\(index)]", subscription: nil))
+        }
+        for (index, item) in try reader.optionalArray(object, "nonRenewingSubscriptions", at: "").enumerated() {
+            products.append(try reader.product(item, at: "nonRenewingSubscriptions[\(index)]", subscription: nil))
+        }
+        for (groupIndex, item) in try reader.optionalArray(object, "subscriptionGroups", at: "").enumerated() {
+            let path = "subscriptionGroups[\(groupIndex)]"
+            let group = try reader.object(item, at: path)
+            let groupID = try reader.string(group, "id", at: path)
+            for (index, item) in try reader.optionalArray(group, "subscriptions", at: path).enumerated() {
+                let subPath = "\(path).subscriptions[\(index)]"
+                let subscription = try reader.object(item, at: subPath)
+                let info = try reader.subscriptionInfo(subscription, groupID: groupID, at: subPath)
+                products.append(try reader.product(item, at: subPath, subscription: info))
+            }
+        }
+        let settingsObject = try reader.optionalObject(object, "settings", at: "") ?? [:]
+        self.catalog = StoreCatalog(products: products)
+        self.settings = try reader.settings(settingsObject, at: "settings")
+        self.sourceName = sourceName
+    }
+}
+
+/// Walks the JSON of a `.storekit` file, naming the path of whatever is wrong.
+private struct ConfigurationReader {
+    let sourceName: String
+
+    func fail(_ path: String, _ message: String) -> StoreSimulatorError {
+        StoreSimulatorError(.invalidConfiguration, "\(sourceName): \(path.isEmpty ? "top level" : path): \(message)")
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func object(_ value: JSONValue, at path: String) throws(StoreSimulatorError) -> [String: JSONValue] {
+        guard case .object(let object) = value else { throw fail(path, "expected an object") }
+        return object
+    }
+
+    func optionalObject(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError)
+        -> [String: JSONValue]?
+    {
+        guard let value = object[key]?.nonNull else { return nil }
+        return try self.object(value, at: join(path, key))
+    }
+
+    func optionalArray(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError)
+        -> [JSONValue]
+    {
+        guard let value = object[key]?.nonNull else { return [] }
+        guard case .array(let array) = value else { throw fail(join(path, key), "expected an array") }
+        return array
+    }
+
+    func string(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError) -> String {
+        guard let value = object[key] else { throw fail(join(path, key), "missing; every entry needs one") }
+        guard case .string(let text) = value else { throw fail(join(path, key), "expected a string") }
+        return text
+    }
+
+    func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError)
+        -> String?
+    {
+        guard let value = object[key]?.nonNull else { return nil }
+        guard case .string(let text) = value else { throw fail(join(path, key), "expected a string") }
+        return text
+    }
+
+    func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError)
+        -> Bool?
+    {
+        guard let value = object[key]?.nonNull else { return nil }
+        guard case .bool(let flag) = value else { throw fail(join(path, key), "expected true or false") }
+        return flag
+    }
+
+    func optionalInt(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError) -> Int?
+    {
+        guard let value = object[key]?.nonNull else { return nil }
+        guard case .number(let number) = value, let exact = Int(exactly: number) else {
+            throw fail(join(path, key), "expected a whole number")
+        }
+        return exact
+    }
+
+    func decimal(_ text: String, at path: String) throws(StoreSimulatorError) -> Decimal {
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !text.isEmpty,
+            text.allSatisfy({ $0.isNumber || $0 == "." })
+        else { throw fail(path, "expected a price such as \"0.99\", found \"\(text)\"") }
+        return value
+    }
+
+    func period(_ text: String, at path: String) throws(StoreSimulatorError) -> SubscriptionPeriod {
+        guard let period = SubscriptionPeriod(iso8601: text) else {
+            throw fail(path, "expected an ISO 8601 duration such as \"P1M\" or \"P1W\", found \"\(text)\"")
+        }
+        return period
+    }
+
+    func product(_ value: JSONValue, at path: String, subscription: SubscriptionInfo?) throws(StoreSimulatorError)
+        -> ProductDefinition
+    {
+        let object = try self.object(value, at: path)
+        let id = try string(object, "productID", at: path)
+        let typeName = try string(object, "type", at: path)
+        guard let type = ProductType(rawValue: typeName) else {
+            throw fail(
+                join(path, "type"),
+                "unknown product type \"\(typeName)\"; expected Consumable, NonConsumable, NonRenewingSubscription or RecurringSubscription"
+            )
+        }
+        if type == .autoRenewableSubscription, subscription == nil {
+            throw fail(join(path, "type"), "RecurringSubscription products belong in subscriptionGroups")
+        }
+        let priceText = try optionalString(object, "displayPrice", at: path) ?? "0"
+        var localizations: [ProductLocalization] = []
+        for (index, item) in try optionalArray(object, "localizations", at: path).enumerated() {
+            let localizationPath = "\(path).localizations[\(index)]"
+            let localization = try self.object(item, at: localizationPath)
+            localizations.append(
+                ProductLocalization(
+                    locale: try optionalString(localization, "locale", at: localizationPath) ?? "en_US",
+                    displayName: try optionalString(localization, "displayName", at: localizationPath) ?? "",
+                    description: try optionalString(localization, "description", at: localizationPath) ?? ""
+                )
+            )
+        }
+        return ProductDefinition(
+            id: id,
+            referenceName: try optionalString(object, "referenceName", at: path),
+            type: type,
+            price: try decimal(priceText, at: join(path, "displayPrice")),
+            isFamilyShareable: try optionalBool(object, "familyShareable", at: path) ?? false,
+            localizations: localizations,
+            subscription: subscription
+        )
+    }
+
+    func offer(_ value: JSONValue, kind: ProductOffer.Kind, at path: String) throws(StoreSimulatorError) -> ProductOffer
+    {
+        let object = try self.object(value, at: path)
+        let modeName = try string(object, "paymentMode", at: path)
+        guard let mode = OfferPaymentMode(rawValue: modeName) else {
+            throw fail(
+                join(path, "paymentMode"),
+                "unknown payment mode \"\(modeName)\"; expected free, payAsYouGo or payUpFront"
+            )
+        }
+        let priceText = try optionalString(object, "displayPrice", at: path) ?? "0"
+        return ProductOffer(
+            identifier: kind == .promotional ? try string(object, "offerID", at: path) : nil,
+            kind: kind,
+            paymentMode: mode,
+            price: mode == .freeTrial ? 0 : try decimal(priceText, at: join(path, "displayPrice")),
+            period: try period(
+                try string(object, "subscriptionPeriod", at: path), at: join(path, "subscriptionPeriod")),
+            numberOfPeriods: max(1, try optionalInt(object, "numberOfPeriods", at: path) ?? 1)
+        )
+    }
+
+    func subscriptionInfo(_ object: [String: JSONValue], groupID: String, at path: String) throws(StoreSimulatorError)
+        -> SubscriptionInfo
+    {
+        let periodText = try string(object, "recurringSubscriptionPeriod", at: path)
+        var intro: ProductOffer?
+        if let value = object["introductoryOffer"]?.nonNull {
+            intro = try offer(value, kind: .introductory, at: join(path, "introductoryOffer"))
+        } else if let first = try optionalArray(object, "introductoryOffers", at: path).first {
+            intro = try offer(first, kind: .introductory, at: join(path, "introductoryOffers[0]"))
+        }
+        var promotional: [ProductOffer] = []
+        for (index, item) in try optionalArray(object, "adHocOffers", at: path).enumerated() {
+            promotional.append(try offer(item, kind: .promotional, at: join(path, "adHocOffers[\(index)]")))
+        }
+        return SubscriptionInfo(
+            groupID: try optionalString(object, "subscriptionGroupID", at: path) ?? groupID,
+            groupLevel: try optionalInt(object, "groupNumber", at: path) ?? 1,
+            period: try period(periodText, at: join(path, "recurringSubscriptionPeriod")),
+            introductoryOffer: intro,
+            promotionalOffers: promotional
+        )
+    }
+
+    func settings(_ object: [String: JSONValue], at path: String) throws(StoreSimulatorError) -> StoreSettings {
+        var settings = StoreSettings()
+        settings.askToBuyEnabled = try optionalBool(object, "_askToBuyEnabled", at: path) ?? false
+        settings.disableDialogs = try optionalBool(object, "_disableDialogs", at: path) ?? false
+        settings.interruptedPurchasesEnabled = try optionalBool(object, "_billingIssuesEnabled", at: path) ?? false
+        settings.billingRetryOnRenewal = try optionalBool(object, "_renewalBillingIssuesEnabled", at: path) ?? false
+        settings.billingGracePeriodEnabled = try optionalBool(object, "_billingGracePeriodEnabled", at: path) ?? false
+        settings.failTransactionsEnabled = try optionalBool(object, "_failTransactionsEnabled", at: path) ?? false
+        if let storefront = try optionalString(object, "_storefront", at: path) {
+            settings.storefront = Storefront(countryCode: storefront)
+        }
+        if let locale = try optionalString(object, "_locale", at: path) { settings.locale = locale }
+        if let rate = try optionalInt(object, "_timeRate", at: path) { settings.timeRate = rate }
+        if let code = try optionalInt(object, "_storeKitError", at: path), code != 0 {
+            settings.failureError = StoreErrorCode(rawValue: code) ?? .unknown
+        }
+        for (index, item) in try optionalArray(object, "_storeKitErrors", at: path).enumerated() {
+            let entryPath = "\(path)._storeKitErrors[\(index)]"
+            let entry = try self.object(item, at: entryPath)
+            guard try optionalBool(entry, "enabled", at: entryPath) == true,
+                let current = try optionalObject(entry, "current", at: entryPath),
+                let api = Self.api(named: try optionalString(entry, "name", at: entryPath) ?? "")
+            else { continue }
+            let type = try optionalString(current, "type", at: join(entryPath, "current")) ?? "generic"
+            settings.simulatedErrors[api] = StoreFailure(
+                .unknown, "simulated \(type) error from the configuration file")
+        }
+        return settings
+    }
+
+    /// The operation an `_storeKitErrors` entry names, for the entries that apply to StoreKit 1.
+    static func api(named name: String) -> StoreAPI? {
+        switch name {
+        case "Load Products": .loadProducts
+        case "Purchase": .purchase
+        case "App Store Sync": .restore
+        case "App Transaction": .receiptRefresh
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+public import StoreModels
+
+/// The knobs of a simulated store that a test session turns: Ask to Buy, failures, billing issues, storefront, locale,
+/// time rate.
+public struct StoreSettings: Sendable, Hashable {
+    /// Every purchase needs a parent's approval.
+    public var askToBuyEnabled = false
+    /// No purchase confirmation dialogs (always true in a headless store; kept for configuration fidelity).
+    public var disableDialogs = false
+    /// Every purchase is interrupted and fails until the issue is resolved.
+    public var interruptedPurchasesEnabled = false
+    /// Renewals hit a billing problem and enter billing retry.
+    public var billingRetryOnRenewal = false
+    /// Billing retry starts with a grace period in which the customer keeps access.
+    public var billingGracePeriodEnabled = false
+    /// The storefront purchases happen in.
+    public var storefront = Storefront.unitedStates
+    /// The locale used to pick products' titles and descriptions.
+    public var locale = "en_US"
+    /// The raw value of the session time rate (0 is real time).
+    public var timeRate = 0
+    /// Every payment-queue transaction fails with ``failureError``.
+    public var failTransactionsEnabled = false
+    /// The error failing transactions carry.
+    public var failureError = StoreErrorCode.unknown
+    /// Whether this device may make payments (`canMakePayments`).
+    public var paymentsAllowed = true
+    /// Failures to simulate, by operation.
+    public var simulatedErrors: [StoreAPI: StoreFailure] = [:]
+
+    /// The default settings: everything off, United States, `en_US`, real time.
+    public init() {}
+}

@@ -1,1 +1,0 @@
-// Tests for OpenStoreKit live in this folder.
