@@ -1,8 +1,8 @@
 public import Foundation
 import StoreModels
 
-/// The error domain of StoreKit errors: `"SKErrorDomain"`.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+/// The error domain of StoreKit errors: `"SKErrorDomain"`.
 public let SKErrorDomain = "SKErrorDomain"
 
 /// A StoreKit error: a failed transaction's `error`, a failed request's or restore's error.
