@@ -142,7 +142,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             preconditionFailure(message)
         }
-        store.lane.enqueue { [store, deviceID] in store.finish(transaction.identifier, deviceID: deviceID) }
+        store.lane.enqueue { [store, deviceID] in store.finish(transaction.storeIdentifier, deviceID: deviceID) }
     }
 
     /// Restores completed transactions: one new `.restored` transaction per non-consumable and subscription purchase,
@@ -186,7 +186,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
         guard let delegate else { return true }
-        let object = state.withLock { state in state.transactions.first { $0.identifier == transaction.id } }
+        let object = state.withLock { state in state.transactions.first { $0.storeIdentifier == transaction.id } }
         return delegate.paymentQueue(
             self,
             shouldContinue: object ?? makeTransaction(transaction),
@@ -203,10 +203,10 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             var fresh: [SKPaymentTransaction] = []
             for transaction in candidates {
                 let current = transaction.transactionState
-                guard state.delivered[transaction.identifier] != current,
+                guard state.delivered[transaction.storeIdentifier] != current,
                     state.transactions.contains(where: { $0 === transaction })
                 else { continue }
-                state.delivered[transaction.identifier] = current
+                state.delivered[transaction.storeIdentifier] = current
                 fresh.append(transaction)
             }
             return (observers, fresh)
@@ -217,7 +217,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// The queue's object for a store transaction, made and appended if new, brought up to date.
     private func object(for update: DeviceTransaction) -> SKPaymentTransaction {
-        if let existing = state.withLock({ state in state.transactions.first { $0.identifier == update.id } }) {
+        if let existing = state.withLock({ state in state.transactions.first { $0.storeIdentifier == update.id } }) {
             existing.apply(update)
             return existing
         }
@@ -234,8 +234,8 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func take(_ ids: [UInt64]) -> [SKPaymentTransaction] {
         let wanted = Set(ids)
         return state.withLock { state in
-            let taken = state.transactions.filter { wanted.contains($0.identifier) }
-            state.transactions.removeAll { wanted.contains($0.identifier) }
+            let taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
+            state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
             for id in ids { state.delivered[id] = nil }
             return taken
         }

@@ -15,8 +15,9 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
         var error: SKError?
     }
 
-    /// The store's identifier for this transaction, in every state.
-    let identifier: UInt64
+    /// The store's identifier for this transaction, in every state (``transactionIdentifier`` shows it only once
+    /// purchased or restored): what test-session controls such as Ask to Buy approval take.
+    public let storeIdentifier: UInt64
     private let snapshot: Mutex<Snapshot>
 
     /// The payment this transaction is for (a copy of what was added).
@@ -25,7 +26,7 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     public let original: SKPaymentTransaction?
 
     init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {
-        self.identifier = transaction.id
+        self.storeIdentifier = transaction.id
         self.payment = payment
         self.original = original
         self.snapshot = Mutex(Snapshot(state: .purchasing))
@@ -34,7 +35,7 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     }
 
     init(original record: TransactionRecord) {
-        self.identifier = record.id
+        self.storeIdentifier = record.id
         self.payment = SKPayment(
             request: PaymentRequest(
                 productID: record.productID,
@@ -51,7 +52,7 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
 
     /// The store's identifier; `nil` unless purchased or restored.
     public var transactionIdentifier: String? {
-        snapshot.withLock { $0.state == .purchased || $0.state == .restored ? String(identifier) : nil }
+        snapshot.withLock { $0.state == .purchased || $0.state == .restored ? String(storeIdentifier) : nil }
     }
 
     /// When the store charged or restored it; `nil` unless purchased or restored.
@@ -64,7 +65,7 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
 
     /// `<SKPaymentTransaction: 1000000000000001 com.example.pro purchased>`.
     public override var description: String {
-        "<SKPaymentTransaction: \(identifier) \(payment.productIdentifier) \(transactionState)>"
+        "<SKPaymentTransaction: \(storeIdentifier) \(payment.productIdentifier) \(transactionState)>"
     }
 
     func apply(_ transaction: DeviceTransaction) {

@@ -1,1 +1,4 @@
-// The openstorekit command.
+import Foundation
+import OpenStoreKitCLI
+
+exit(CommandLineTool().run(Array(CommandLine.arguments.dropFirst())))

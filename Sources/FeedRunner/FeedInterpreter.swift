@@ -1,0 +1,431 @@
+import Foundation
+import OpenStoreKit
+import StoreModels
+import StoreSimulator
+
+/// Carries out a feed's steps on a fresh manual store and checks its expectations, writing the event log.
+final class FeedInterpreter {
+    struct Tracked {
+        var product: String
+        var user: String
+        var states: [TransactionState] = []
+        var removed = false
+        var error: StoreErrorCode?
+    }
+
+    struct User {
+        var queue: SKPaymentQueue
+        var observers: [FeedObserver] = []
+        var restore: (finished: Bool, failure: StoreErrorCode?)?
+        var revoked = Set<String>()
+    }
+
+    let file: String
+    let baseDirectory: URL?
+    let sink: any EventLogSink
+    private(set) var store: SimulatedStore
+    private let clock: ManualClock
+    private let start: Date
+    private var users: [String: User] = [:]
+    private var userOrder: [String] = []
+    private var currentUser = SimulatedStore.defaultAccount
+    private var handles: [String: UInt64] = [:]
+    private var handleNames: [UInt64: String] = [:]
+    private var tracked: [UInt64: Tracked] = [:]
+    private var latestByProduct: [String: UInt64] = [:]
+    private var sequence = 0
+    private var expectations = 0
+    private var currentLine = 0
+
+    init(file: String, baseDirectory: URL?, sink: any EventLogSink) {
+        self.file = file
+        self.baseDirectory = baseDirectory
+        self.sink = sink
+        self.clock = ManualClock()
+        self.start = clock.now
+        self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual)
+    }
+
+    // MARK: Running
+
+    func run(_ text: String) throws(FeedError) -> FeedResult {
+        let parser = FeedParser(file: file)
+        try parser.validate(text)
+        var steps = 0
+        var failure: FeedResult.Failure?
+        ensureUser(currentUser)
+        try parser.forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
+            guard failure == nil else { return }
+            steps += 1
+            currentLine = line.line
+            var event = EventLine(seq: nextSequence(), time: clock.now, event: "step")
+            event.add("line", line.line)
+            event.add("step", line.text)
+            sink.append(event.line)
+            if let message = try perform(line.step, line: line) {
+                failure = FeedResult.Failure(line: line.line, step: line.text, message: message)
+                var failed = EventLine(seq: nextSequence(), time: clock.now, event: "failed")
+                failed.add("line", line.line)
+                failed.add("message", message)
+                sink.append(failed.line)
+            }
+        }
+        let result = FeedResult(
+            feed: file,
+            steps: steps,
+            expectations: expectations,
+            failure: failure,
+            simulatedSeconds: clock.now.timeIntervalSince(start)
+        )
+        var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
+        end.add("steps", steps)
+        end.add("expectations", expectations)
+        sink.append(end.line)
+        return result
+    }
+
+    private func nextSequence() -> Int {
+        sequence += 1
+        return sequence
+    }
+
+    /// Carries out one step; returns a failure message, or nil.
+    private func perform(_ step: FeedStep, line: FeedLine) throws(FeedError) -> String? {
+        defer { store.runUntilIdle() }
+        switch step {
+        case .configure(let source):
+            try configure(source, line: line)
+        case .set(let setting):
+            apply(setting)
+        case .user(let name):
+            ensureUser(name)
+            currentUser = name
+        case .addObserver(let name, let policy):
+            let observer = FeedObserver(name: name, user: currentUser, policy: policy, run: self)
+            users[currentUser]?.observers.append(observer)
+            users[currentUser]?.queue.add(observer)
+        case .removeObserver(let name):
+            guard let observer = users[currentUser]?.observers.first(where: { $0.name == name }) else {
+                return "user \(currentUser) has no observer named \(name)"
+            }
+            users[currentUser]?.queue.remove(observer)
+            users[currentUser]?.observers.removeAll { $0 === observer }
+        case .buy(let product, let quantity, let username, let offer, let askToBuy, let handle):
+            guard let queue = users[currentUser]?.queue else { return nil }
+            let payment = SKMutablePayment()
+            payment.productIdentifier = product
+            payment.quantity = quantity
+            payment.applicationUsername = username
+            payment.simulatesAskToBuyInSandbox = askToBuy
+            if let offer {
+                payment.paymentDiscount = SKPaymentDiscount(
+                    identifier: offer,
+                    keyIdentifier: "FEEDKEY",
+                    nonce: UUID(uuid: uuidBytes(UInt64(sequence))),
+                    signature: "c2lnbmVkIGJ5IHRoZSBmZWVk",
+                    timestamp: NSNumber(value: Int64(clock.now.timeIntervalSince1970 * 1000))
+                )
+            }
+            queue.add(payment)
+            if let added = queue.transactions.last {
+                track(added.storeIdentifier, product: product)
+                if let handle {
+                    handles[handle] = added.storeIdentifier
+                    handleNames[added.storeIdentifier] = handle
+                }
+            }
+        case .script(let product, let outcome):
+            let scripted: ScriptedOutcome =
+                switch outcome {
+                case .succeed: .succeed
+                case .fail(let code): .fail(StoreFailure(code, "scripted by \(file):\(line.line)"))
+                case .askToBuy: .askToBuy
+                case .interrupt: .interrupt
+                }
+            store.script(scripted, forProduct: product)
+        case .approve(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.approveAskToBuy(id) } catch { return error.detail }
+        case .decline(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.declineAskToBuy(id) } catch { return error.detail }
+        case .finish(let reference):
+            guard let id = resolve(reference), let queue = users[currentUser]?.queue,
+                let transaction = queue.transactions.first(where: { $0.storeIdentifier == id })
+            else { return "\(reference) is not in \(currentUser)'s queue" }
+            guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred else {
+                return "\(reference) is \(transaction.transactionState) and cannot be finished yet"
+            }
+            queue.finishTransaction(transaction)
+        case .restore(let username):
+            users[currentUser]?.restore = nil
+            users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
+        case .advance(let duration):
+            clock.advance(to: duration.after(clock.now))
+        case .restart:
+            restart()
+        case .expect(let expectation):
+            store.runUntilIdle()
+            expectations += 1
+            return check(expectation)
+        }
+        return nil
+    }
+
+    private func configure(_ source: String, line: FeedLine) throws(FeedError) {
+        guard source != "demo" else { return store.reconfigure(.demo) }
+        let url =
+            source.hasPrefix("/")
+            ? URL(fileURLWithPath: source)
+            : (baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .appendingPathComponent(source)
+        do throws(StoreSimulatorError) {
+            store.reconfigure(try StoreConfiguration(contentsOf: url))
+        } catch {
+            throw FeedError(
+                .badConfiguration,
+                file: file,
+                line: line.line,
+                column: 8,
+                error.detail,
+                hint: "config takes `demo` or a .storekit file path relative to the feed"
+            )
+        }
+    }
+
+    private func apply(_ setting: FeedStep.Setting) {
+        store.updateSettings { settings in
+            switch setting {
+            case .askToBuy(let on): settings.askToBuyEnabled = on
+            case .failTransactions(let on, let code):
+                settings.failTransactionsEnabled = on
+                settings.failureError = code
+            case .interruptedPurchases(let on): settings.interruptedPurchasesEnabled = on
+            case .paymentsAllowed(let on): settings.paymentsAllowed = on
+            case .storefront(let code): settings.storefront = Storefront(countryCode: code)
+            case .locale(let locale): settings.locale = locale
+            case .billingRetry(let on): settings.billingRetryOnRenewal = on
+            case .gracePeriod(let on): settings.billingGracePeriodEnabled = on
+            case .simulatedError(let api, let code):
+                let operation: StoreAPI =
+                    switch api {
+                    case "load-products": .loadProducts
+                    case "purchase": .purchase
+                    case "restore": .restore
+                    default: .receiptRefresh
+                    }
+                settings.simulatedErrors[operation] = code.map { StoreFailure($0, "simulated by the feed") }
+            case .history:
+                break
+            }
+        }
+    }
+
+    private func ensureUser(_ name: String) {
+        guard users[name] == nil else { return }
+        let queue = SKPaymentQueue(store: store, deviceID: "device-\(name)", account: name)
+        users[name] = User(queue: queue)
+        userOrder.append(name)
+        let observer = FeedObserver(name: "app", user: name, policy: .auto, run: self)
+        users[name]?.observers.append(observer)
+        queue.add(observer)
+    }
+
+    private func restart() {
+        for name in userOrder {
+            guard let user = users[name] else { continue }
+            let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: name)
+            let observers = user.observers.map { FeedObserver(name: $0.name, user: name, policy: $0.policy, run: self) }
+            users[name] = User(queue: queue, observers: observers)
+            for observer in observers { queue.add(observer) }
+        }
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
+        event.add("users", strings: userOrder)
+        sink.append(event.line)
+    }
+
+    // MARK: Observations
+
+    private func track(_ id: UInt64, product: String) {
+        if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentUser) }
+        latestByProduct[product] = id
+    }
+
+    private func isFirstObserver(_ observer: FeedObserver, of queue: SKPaymentQueue) -> Bool {
+        queue.transactionObservers.first === observer
+    }
+
+    func observed(updated transactions: [SKPaymentTransaction], by observer: FeedObserver, queue: SKPaymentQueue) {
+        let first = isFirstObserver(observer, of: queue)
+        for transaction in transactions {
+            let state = TransactionState(rawValue: transaction.transactionState.rawValue) ?? .failed
+            let code = (transaction.error as? SKError).flatMap { StoreErrorCode(rawValue: $0.code.rawValue) }
+            if first {
+                let id = transaction.storeIdentifier
+                if tracked[id] == nil {
+                    tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.user)
+                }
+                latestByProduct[transaction.payment.productIdentifier] = id
+                tracked[id]?.states.append(state)
+                tracked[id]?.error = code
+            }
+            var event = EventLine(seq: nextSequence(), time: clock.now, event: "updated")
+            event.add("user", observer.user)
+            event.add("observer", observer.name)
+            event.add("handle", handleNames[transaction.storeIdentifier])
+            event.add("product", transaction.payment.productIdentifier)
+            event.add("quantity", transaction.payment.quantity)
+            event.add("state", state.name)
+            event.add("id", transaction.transactionIdentifier)
+            if let original = transaction.original?.transactionIdentifier { event.add("original", original) }
+            if let code { event.add("error", code.name) }
+            sink.append(event.line)
+        }
+    }
+
+    func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "delivered")
+        event.add("user", observer.user)
+        event.add("observer", observer.name)
+        event.add("handle", handleNames[transaction.storeIdentifier])
+        event.add("product", transaction.payment.productIdentifier)
+        event.add("id", transaction.transactionIdentifier)
+        sink.append(event.line)
+    }
+
+    func observed(removed transactions: [SKPaymentTransaction], by observer: FeedObserver, queue: SKPaymentQueue) {
+        let first = isFirstObserver(observer, of: queue)
+        for transaction in transactions {
+            let id = transaction.storeIdentifier
+            if first {
+                tracked[id]?.removed = true
+                if handleNames[id] == nil, latestByProduct[transaction.payment.productIdentifier] != id {
+                    tracked[id] = nil
+                }
+            }
+            var event = EventLine(seq: nextSequence(), time: clock.now, event: "removed")
+            event.add("user", observer.user)
+            event.add("observer", observer.name)
+            event.add("handle", handleNames[id])
+            event.add("product", transaction.payment.productIdentifier)
+            event.add("id", transaction.transactionIdentifier)
+            sink.append(event.line)
+        }
+        forgetSuperseded()
+    }
+
+    /// Keeps memory flat: a removed transaction without a handle is forgotten once a newer one of its product exists.
+    private func forgetSuperseded() {
+        guard tracked.count > 4_096 else { return }
+        let keep = Set(handles.values).union(latestByProduct.values)
+        tracked = tracked.filter { keep.contains($0.key) || !$0.value.removed }
+    }
+
+    func observedRestore(failure: SKError.Code?, finished: Bool, by observer: FeedObserver, queue: SKPaymentQueue) {
+        if isFirstObserver(observer, of: queue) {
+            users[observer.user]?.restore = (finished, failure.flatMap { StoreErrorCode(rawValue: $0.rawValue) })
+        }
+        var event = EventLine(
+            seq: nextSequence(), time: clock.now, event: finished ? "restoreFinished" : "restoreFailed")
+        event.add("user", observer.user)
+        event.add("observer", observer.name)
+        if let failure { event.add("error", StoreErrorCode(rawValue: failure.rawValue)?.name ?? "unknown") }
+        sink.append(event.line)
+    }
+
+    func observedStorefront(_ countryCode: String, by observer: FeedObserver) {
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "storefrontChanged")
+        event.add("user", observer.user)
+        event.add("observer", observer.name)
+        event.add("storefront", countryCode)
+        sink.append(event.line)
+    }
+
+    func observedRevocation(_ products: [String], by observer: FeedObserver, queue: SKPaymentQueue) {
+        if isFirstObserver(observer, of: queue) { users[observer.user]?.revoked.formUnion(products) }
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "revoked")
+        event.add("user", observer.user)
+        event.add("observer", observer.name)
+        event.add("products", strings: products)
+        sink.append(event.line)
+    }
+
+    // MARK: Expectations
+
+    private func resolve(_ reference: FeedStep.Reference) -> UInt64? {
+        switch reference {
+        case .handle(let name): handles[name]
+        case .product(let id): latestByProduct[id]
+        }
+    }
+
+    private func check(_ expectation: FeedStep.Expectation) -> String? {
+        func transaction(_ reference: FeedStep.Reference) -> Tracked? { resolve(reference).flatMap { tracked[$0] } }
+        func names(_ states: [TransactionState]) -> String { states.map(\.name).joined(separator: " ") }
+        let account = currentUser
+        switch expectation {
+        case .states(let reference, let expected):
+            let seen = transaction(reference)?.states ?? []
+            return seen == expected
+                ? nil : "expected states \(names(expected)), observed \(seen.isEmpty ? "none" : names(seen))"
+        case .state(let reference, let expected):
+            let seen = transaction(reference)?.states.last
+            return seen == expected ? nil : "expected state \(expected.name), observed \(seen?.name ?? "none")"
+        case .removed(let reference):
+            return transaction(reference)?.removed == true
+                ? nil : "expected \(reference) removed from the queue; it was not"
+        case .error(let reference, let code):
+            let seen = transaction(reference)?.error
+            return seen == code ? nil : "expected error \(code.name), observed \(seen?.name ?? "none")"
+        case .restoreFinished:
+            guard let restore = users[account]?.restore else {
+                return "expected the restore to finish; it has not ended"
+            }
+            return restore.finished
+                ? nil : "expected the restore to finish; it failed with \(restore.failure?.name ?? "unknown")"
+        case .restoreFailed(let code):
+            guard let restore = users[account]?.restore else { return "expected the restore to fail; it has not ended" }
+            guard !restore.finished else { return "expected the restore to fail; it finished" }
+            return code == nil || code == restore.failure
+                ? nil : "expected restore error \(code?.name ?? ""), observed \(restore.failure?.name ?? "unknown")"
+        case .unfinished(let count):
+            let seen = users[account]?.queue.transactions.count ?? 0
+            return seen == count ? nil : "expected \(count) unfinished transactions, found \(seen)"
+        case .owned(let product, let expected):
+            let owned = store.transactions(of: account).contains {
+                $0.productID == product && $0.isOwned && ($0.expirationDate.map { $0 > clock.now } ?? true)
+            }
+            return owned == expected
+                ? nil
+                : "expected \(product) \(expected ? "owned" : "not owned"), it is \(owned ? "owned" : "not owned")"
+        case .subscribed(let product, let expected, let until):
+            let latest = store.transactions(of: account).filter { $0.productID == product && $0.isOwned }
+                .max { ($0.expirationDate ?? .distantPast) < ($1.expirationDate ?? .distantPast) }
+            let active = latest?.expirationDate.map { $0 > clock.now } ?? false
+            guard active == expected else {
+                return
+                    "expected \(product) \(expected ? "active" : "inactive"), it is \(active ? "active until \(ISO8601.format(latest?.expirationDate ?? clock.now))" : "inactive")"
+            }
+            if let until, latest?.expirationDate != until {
+                return
+                    "expected \(product) active until \(ISO8601.format(until)), it is active until \(latest?.expirationDate.map(ISO8601.format) ?? "-")"
+            }
+            return nil
+        case .revoked(let product):
+            return users[account]?.revoked.contains(product) == true
+                ? nil : "expected \(product) revoked; the app heard no revocation"
+        case .history(let count):
+            let seen = store.allTransactions().count
+            return seen == count ? nil : "expected \(count) transactions in the store's history, found \(seen)"
+        case .charged(let product, let count):
+            let seen = store.transactions(of: account).filter { $0.productID == product && $0.state == .purchased }
+                .count
+            return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
+        }
+    }
+
+    private func uuidBytes(_ value: UInt64) -> uuid_t {
+        let b = withUnsafeBytes(of: value.bigEndian) { Array($0) }
+        return (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, b[2], b[3], b[4], b[5], b[6], b[7])
+    }
+}

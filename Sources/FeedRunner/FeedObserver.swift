@@ -1,0 +1,55 @@
+import Foundation
+import OpenStoreKit
+
+/// The app inside a feed: an observer that reports every callback to the run and finishes as its policy says.
+final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
+    // @unchecked: a feed runs on one thread; the observer is only called on its manual store's lane.
+    let name: String
+    let user: String
+    let policy: FeedStep.FinishPolicy
+    unowned let run: FeedInterpreter
+
+    init(name: String, user: String, policy: FeedStep.FinishPolicy, run: FeedInterpreter) {
+        self.name = name
+        self.user = user
+        self.policy = policy
+        self.run = run
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        run.observed(updated: transactions, by: self, queue: queue)
+        guard policy == .auto else { return }
+        for transaction in transactions {
+            switch transaction.transactionState {
+            case .purchased, .restored:
+                run.delivered(transaction, by: self)
+                queue.finishTransaction(transaction)
+            case .failed:
+                queue.finishTransaction(transaction)
+            case .purchasing, .deferred:
+                break
+            }
+        }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {
+        run.observed(removed: transactions, by: self, queue: queue)
+    }
+
+    func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
+        run.observedRestore(failure: nil, finished: true, by: self, queue: queue)
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {
+        run.observedRestore(failure: (error as? SKError)?.code ?? .unknown, finished: false, by: self, queue: queue)
+    }
+
+    func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {
+        run.observedStorefront(queue.storefront?.countryCode ?? "", by: self)
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String])
+    {
+        run.observedRevocation(productIdentifiers, by: self, queue: queue)
+    }
+}

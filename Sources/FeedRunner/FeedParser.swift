@@ -1,0 +1,467 @@
+import Foundation
+import StoreModels
+
+/// Reads feed text, line by line: one step per line, `#` starts a comment.
+///
+/// ``validate(_:)`` checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a
+/// feed of millions of steps never sits in memory as steps.
+public struct FeedParser: Sendable {
+    /// The file name used in error messages.
+    public let file: String
+
+    /// Creates a parser whose errors name `file`.
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Checks every line of a feed and every handle reference; returns how many steps it has.
+    ///
+    /// - Throws: ``FeedError`` for the first malformed line.
+    @discardableResult
+    public func validate(_ text: String) throws(FeedError) -> Int {
+        var handles = Set<String>()
+        var count = 0
+        try forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
+            count += 1
+            for (reference, column) in references(of: line) {
+                guard case .handle(let name) = reference, !handles.contains(name) else { continue }
+                throw FeedError(
+                    .unknownHandle,
+                    file: file,
+                    line: line.line,
+                    column: column,
+                    "no transaction is named \"\(name)\" yet",
+                    hint:
+                        "name a transaction first, e.g. `buy com.example.pro as \(name)`, or refer to it by product id"
+                )
+            }
+            if case .buy(_, _, _, _, _, let handle?) = line.step {
+                guard handles.insert(handle).inserted else {
+                    throw FeedError(
+                        .unknownHandle,
+                        file: file,
+                        line: line.line,
+                        column: (line.text.range(of: " as ").map {
+                            line.text.distance(from: line.text.startIndex, to: $0.upperBound)
+                        } ?? 0) + 1,
+                        "the handle \"\(handle)\" is already taken",
+                        hint: "give each transaction its own handle"
+                    )
+                }
+            }
+        }
+        return count
+    }
+
+    /// Parses each step in order and hands it to `body`.
+    ///
+    /// - Throws: ``FeedError`` for a malformed line, or what `body` throws.
+    public func forEachStep(
+        in text: String,
+        _ body: (FeedLine) throws(FeedError) -> Void
+    ) throws(FeedError) {
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let tokens = Self.tokenize(rawLine)
+            guard !tokens.isEmpty else { continue }
+            let step = try parse(tokens, line: lineNumber)
+            let trimmed = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            try body(FeedLine(line: lineNumber, text: trimmed.trimmingCharacters(in: .whitespaces), step: step))
+        }
+    }
+
+    /// Words of a line with their 1-based columns, up to a `#` comment.
+    static func tokenize(_ line: Substring) -> [(word: String, column: Int)] {
+        var tokens: [(String, Int)] = []
+        var current = ""
+        var start = 0
+        var column = 0
+        for character in line {
+            column += 1
+            if character == "#" { break }
+            if character == " " || character == "\t" || character == "\r" {
+                if !current.isEmpty { tokens.append((current, start)) }
+                current = ""
+            } else {
+                if current.isEmpty { start = column }
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { tokens.append((current, start)) }
+        return tokens
+    }
+
+    private func references(of line: FeedLine) -> [(FeedStep.Reference, Int)] {
+        func column(of reference: FeedStep.Reference) -> Int {
+            let words = Self.tokenize(Substring(line.text))
+            return words.dropFirst().first { $0.word == reference.description }?.column ?? 1
+        }
+        return references(in: line.step).map { ($0, column(of: $0)) }
+    }
+
+    private func references(in step: FeedStep) -> [FeedStep.Reference] {
+        switch step {
+        case .approve(let reference), .decline(let reference), .finish(let reference):
+            return [reference]
+        case .expect(let expectation):
+            switch expectation {
+            case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
+                return [reference]
+            default:
+                return []
+            }
+        default:
+            return []
+        }
+    }
+
+    // MARK: Steps
+
+    private func parse(_ tokens: [(word: String, column: Int)], line: Int) throws(FeedError) -> FeedStep {
+        var reader = TokenReader(tokens: tokens, file: file, line: line)
+        let verb = reader.next()!
+        let step: FeedStep
+        switch verb.word {
+        case "config":
+            step = .configure(try reader.word("a .storekit file, or `demo`"))
+        case "set":
+            step = .set(try setting(&reader))
+        case "user":
+            step = .user(try reader.word("a user name"))
+        case "observer":
+            step = try observer(&reader)
+        case "buy":
+            step = try buy(&reader)
+        case "next":
+            step = try next(&reader)
+        case "approve":
+            step = .approve(try reader.reference())
+        case "decline":
+            step = .decline(try reader.reference())
+        case "finish":
+            step = .finish(try reader.reference())
+        case "restore":
+            var username: String?
+            if reader.peek == "user" {
+                _ = reader.next()
+                username = try reader.word("a user name")
+            }
+            step = .restore(username)
+        case "advance":
+            let rest = reader.rest()
+            guard let duration = FeedDuration(words: rest.map(\.word)) else {
+                throw reader.error(
+                    .invalidValue,
+                    at: rest.first?.column ?? verb.column,
+                    "\"\(rest.map(\.word).joined(separator: " "))\" is not a duration",
+                    hint: "write a duration such as `3d`, `1 month`, `2h 30m`, `1y` or `90s`"
+                )
+            }
+            step = .advance(duration)
+        case "restart":
+            step = .restart
+        case "expect":
+            step = .expect(try expectation(&reader))
+        default:
+            throw reader.error(
+                .unknownStep,
+                at: verb.column,
+                "unknown step \"\(verb.word)\"",
+                hint:
+                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart and expect (docs/feeds.md)"
+            )
+        }
+        try reader.end()
+        return step
+    }
+
+    private func setting(_ reader: inout TokenReader) throws(FeedError) -> FeedStep.Setting {
+        let name = try reader.word("a setting")
+        switch name {
+        case "ask-to-buy": return .askToBuy(try reader.flag())
+        case "interrupted-purchases": return .interruptedPurchases(try reader.flag())
+        case "payments-allowed": return .paymentsAllowed(try reader.flag())
+        case "billing-retry": return .billingRetry(try reader.flag())
+        case "grace-period": return .gracePeriod(try reader.flag())
+        case "fail-transactions":
+            let on = try reader.flag()
+            let code = on && reader.peek != nil ? try reader.errorCode() : .unknown
+            return .failTransactions(on, code)
+        case "storefront":
+            let code = try reader.word("an ISO 3166-1 alpha-3 country code such as USA")
+            guard code.count == 3, code.allSatisfy(\.isLetter) else {
+                throw reader.error(
+                    .invalidValue,
+                    at: reader.lastColumn,
+                    "\"\(code)\" is not a country code",
+                    hint: "use a three-letter code such as USA, GBR or DEU"
+                )
+            }
+            return .storefront(code.uppercased())
+        case "locale":
+            return .locale(try reader.word("a locale such as en_US"))
+        case "error":
+            let api = try reader.word("load-products, purchase, restore or receipt-refresh")
+            guard ["load-products", "purchase", "restore", "receipt-refresh"].contains(api) else {
+                throw reader.error(
+                    .invalidValue,
+                    at: reader.lastColumn,
+                    "\"\(api)\" is not an operation that can fail",
+                    hint: "use load-products, purchase, restore or receipt-refresh"
+                )
+            }
+            if reader.peek == "off" {
+                _ = reader.next()
+                return .simulatedError(api, nil)
+            }
+            return .simulatedError(api, try reader.errorCode())
+        case "history":
+            let value = try reader.word("all or receipt-only")
+            guard value == "all" || value == "receipt-only" else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(value)\" is not a history setting",
+                    hint: "use all or receipt-only")
+            }
+            return .history(value == "all")
+        default:
+            throw reader.error(
+                .invalidValue,
+                at: reader.lastColumn,
+                "unknown setting \"\(name)\"",
+                hint:
+                    "settings are ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
+            )
+        }
+    }
+
+    private func observer(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
+        let action = try reader.word("add or remove")
+        let actionColumn = reader.lastColumn
+        let name = try reader.word("an observer name")
+        switch action {
+        case "add":
+            var policy = FeedStep.FinishPolicy.auto
+            if let option = reader.peek {
+                _ = reader.next()
+                guard option.hasPrefix("finish="),
+                    let parsed = FeedStep.FinishPolicy(rawValue: String(option.dropFirst(7)))
+                else {
+                    throw reader.error(
+                        .invalidValue, at: reader.lastColumn, "\"\(option)\" is not an observer option",
+                        hint: "use finish=auto or finish=manual")
+                }
+                policy = parsed
+            }
+            return .addObserver(name, policy)
+        case "remove":
+            return .removeObserver(name)
+        default:
+            throw reader.error(
+                .invalidValue, at: actionColumn, "\"\(action)\" is not an observer action",
+                hint: "write `observer add NAME` or `observer remove NAME`")
+        }
+    }
+
+    private func buy(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
+        let product = try reader.word("a product identifier")
+        var quantity = 1
+        var username: String?
+        var offer: String?
+        var askToBuy = false
+        var handle: String?
+        while let option = reader.peek {
+            _ = reader.next()
+            switch option {
+            case "quantity": quantity = try reader.integer("a quantity")
+            case "user": username = try reader.word("an application username")
+            case "offer": offer = try reader.word("a promotional offer identifier")
+            case "ask-to-buy": askToBuy = true
+            case "as": handle = try reader.word("a handle name such as t1")
+            default:
+                throw reader.error(
+                    .wrongArguments,
+                    at: reader.lastColumn,
+                    "unknown buy option \"\(option)\"",
+                    hint: "options are quantity N, user NAME, offer ID, ask-to-buy and as HANDLE"
+                )
+            }
+        }
+        return .buy(
+            product: product, quantity: quantity, username: username, offer: offer, askToBuy: askToBuy, handle: handle)
+    }
+
+    private func next(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
+        let product = try reader.word("a product identifier or `any`")
+        let verb = try reader.word("succeeds, fails CODE, asks-to-buy or is-interrupted")
+        let outcome: FeedStep.ScriptOutcome
+        switch verb {
+        case "succeeds": outcome = .succeed
+        case "fails": outcome = .fail(try reader.errorCode())
+        case "asks-to-buy": outcome = .askToBuy
+        case "is-interrupted": outcome = .interrupt
+        default:
+            throw reader.error(
+                .invalidValue, at: reader.lastColumn, "\"\(verb)\" is not an outcome",
+                hint: "use succeeds, fails CODE, asks-to-buy or is-interrupted")
+        }
+        return .script(product == "any" ? nil : product, outcome)
+    }
+
+    private func expectation(_ reader: inout TokenReader) throws(FeedError) -> FeedStep.Expectation {
+        let kind = try reader.word("what to expect")
+        switch kind {
+        case "states":
+            let reference = try reader.reference()
+            var states: [TransactionState] = []
+            while reader.peek != nil { states.append(try reader.state()) }
+            guard !states.isEmpty else {
+                throw reader.error(
+                    .wrongArguments, at: reader.lastColumn, "`expect states` needs at least one state",
+                    hint: "e.g. `expect states t1 purchasing purchased`")
+            }
+            return .states(reference, states)
+        case "state": return .state(try reader.reference(), try reader.state())
+        case "removed": return .removed(try reader.reference())
+        case "error": return .error(try reader.reference(), try reader.errorCode())
+        case "restore":
+            let outcome = try reader.word("finished or failed")
+            switch outcome {
+            case "finished": return .restoreFinished
+            case "failed": return .restoreFailed(reader.peek == nil ? nil : try reader.errorCode())
+            default:
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(outcome)\" is not a restore outcome",
+                    hint: "write `expect restore finished` or `expect restore failed [CODE]`")
+            }
+        case "unfinished": return .unfinished(try reader.integer("a number of transactions"))
+        case "owned": return .owned(try reader.word("a product identifier"), true)
+        case "not-owned": return .owned(try reader.word("a product identifier"), false)
+        case "subscribed":
+            let product = try reader.word("a product identifier")
+            var until: Date?
+            if reader.peek == "until" {
+                _ = reader.next()
+                until = try reader.date()
+            }
+            return .subscribed(product, true, until)
+        case "not-subscribed": return .subscribed(try reader.word("a product identifier"), false, nil)
+        case "revoked": return .revoked(try reader.word("a product identifier"))
+        case "history": return .history(try reader.integer("a number of transactions"))
+        case "charged":
+            return .charged(try reader.word("a product identifier"), try reader.integer("a number of charges"))
+        default:
+            throw reader.error(
+                .invalidValue,
+                at: reader.lastColumn,
+                "unknown expectation \"\(kind)\"",
+                hint:
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history and charged"
+            )
+        }
+    }
+}
+
+/// Walks the words of one line.
+struct TokenReader {
+    let tokens: [(word: String, column: Int)]
+    let file: String
+    let line: Int
+    var index = 0
+
+    init(tokens: [(word: String, column: Int)], file: String, line: Int) {
+        self.tokens = tokens
+        self.file = file
+        self.line = line
+    }
+
+    var peek: String? { index < tokens.count ? tokens[index].word : nil }
+    var lastColumn: Int { tokens[max(0, min(index, tokens.count) - 1)].column }
+    var endColumn: Int { (tokens.last.map { $0.column + $0.word.count }) ?? 1 }
+
+    mutating func next() -> (word: String, column: Int)? {
+        guard index < tokens.count else { return nil }
+        defer { index += 1 }
+        return tokens[index]
+    }
+
+    mutating func rest() -> [(word: String, column: Int)] {
+        defer { index = tokens.count }
+        return Array(tokens[index...])
+    }
+
+    func error(_ code: FeedError.Code, at column: Int, _ message: String, hint: String) -> FeedError {
+        FeedError(code, file: file, line: line, column: column, message, hint: hint)
+    }
+
+    mutating func word(_ what: String) throws(FeedError) -> String {
+        guard let token = next() else {
+            throw error(.wrongArguments, at: endColumn, "missing \(what)", hint: "add \(what) here; see docs/feeds.md")
+        }
+        return token.word
+    }
+
+    mutating func end() throws(FeedError) {
+        guard let extra = next() else { return }
+        throw error(
+            .wrongArguments, at: extra.column, "unexpected \"\(extra.word)\"",
+            hint: "remove it; see docs/feeds.md for this step's form")
+    }
+
+    mutating func flag() throws(FeedError) -> Bool {
+        let value = try word("on or off")
+        switch value {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: throw error(.invalidValue, at: lastColumn, "\"\(value)\" is not on or off", hint: "write on or off")
+        }
+    }
+
+    mutating func integer(_ what: String) throws(FeedError) -> Int {
+        let value = try word(what)
+        guard let number = Int(value) else {
+            throw error(
+                .invalidValue, at: lastColumn, "\"\(value)\" is not a whole number", hint: "write \(what) as digits")
+        }
+        return number
+    }
+
+    mutating func reference() throws(FeedError) -> FeedStep.Reference {
+        let value = try word("a transaction handle or product identifier")
+        return value.contains(".") ? .product(value) : .handle(value)
+    }
+
+    mutating func state() throws(FeedError) -> TransactionState {
+        let value = try word("a transaction state")
+        guard let state = TransactionState.allCases.first(where: { $0.name == value }) else {
+            throw error(
+                .invalidValue, at: lastColumn, "\"\(value)\" is not a transaction state",
+                hint: "states are purchasing, purchased, failed, restored and deferred")
+        }
+        return state
+    }
+
+    mutating func errorCode() throws(FeedError) -> StoreErrorCode {
+        let value = try word("an SKError code")
+        if let number = Int(value), let code = StoreErrorCode(rawValue: number) { return code }
+        guard let code = StoreErrorCode.allCases.first(where: { $0.name == value }) else {
+            throw error(
+                .invalidValue,
+                at: lastColumn,
+                "\"\(value)\" is not an SKError code",
+                hint: "use a name such as paymentCancelled, paymentInvalid, unknown or a number 0-21"
+            )
+        }
+        return code
+    }
+
+    mutating func date() throws(FeedError) -> Date {
+        let value = try word("a date")
+        guard let date = ISO8601.parse(value) else {
+            throw error(
+                .invalidValue, at: lastColumn, "\"\(value)\" is not a date",
+                hint: "write 2026-02-01 or 2026-02-01T10:00:00Z (UTC)")
+        }
+        return date
+    }
+}

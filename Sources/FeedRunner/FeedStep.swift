@@ -1,0 +1,132 @@
+public import Foundation
+public import StoreModels
+
+/// One step of a feed: an action on the store, the app or the clock, or an expectation.
+public enum FeedStep: Sendable, Hashable {
+    /// A transaction the feed refers to: by the handle a step gave it, or as the latest transaction of a product.
+    public enum Reference: Sendable, Hashable, CustomStringConvertible {
+        /// `t1`, named by `as t1`.
+        case handle(String)
+        /// The latest transaction of this product that the app heard of.
+        case product(String)
+
+        /// The handle or product identifier.
+        public var description: String {
+            switch self {
+            case .handle(let name): name
+            case .product(let id): id
+            }
+        }
+    }
+
+    /// How an observer treats what it hears.
+    public enum FinishPolicy: String, Sendable, Hashable {
+        /// Delivers and finishes purchased, restored and failed transactions at once.
+        case auto
+        /// Never finishes: the feed does, with `finish`.
+        case manual
+    }
+
+    /// A store setting a `set` step changes.
+    public enum Setting: Sendable, Hashable {
+        /// `set ask-to-buy on|off`.
+        case askToBuy(Bool)
+        /// `set fail-transactions on [CODE]|off`.
+        case failTransactions(Bool, StoreErrorCode)
+        /// `set interrupted-purchases on|off`.
+        case interruptedPurchases(Bool)
+        /// `set payments-allowed on|off`.
+        case paymentsAllowed(Bool)
+        /// `set storefront USA`.
+        case storefront(String)
+        /// `set locale en_GB`.
+        case locale(String)
+        /// `set billing-retry on|off`.
+        case billingRetry(Bool)
+        /// `set grace-period on|off`.
+        case gracePeriod(Bool)
+        /// `set error load-products|purchase|restore|receipt-refresh CODE|off`.
+        case simulatedError(String, StoreErrorCode?)
+        /// `set history all|receipt-only`.
+        case history(Bool)
+    }
+
+    /// What a feed checks.
+    public enum Expectation: Sendable, Hashable {
+        /// `expect states REF s1 s2 ...`: every state the app heard for the transaction, in order.
+        case states(Reference, [TransactionState])
+        /// `expect state REF s`: the last state the app heard.
+        case state(Reference, TransactionState)
+        /// `expect removed REF`: the app heard that the transaction was finished and removed.
+        case removed(Reference)
+        /// `expect error REF CODE`: the transaction failed with this StoreKit error.
+        case error(Reference, StoreErrorCode)
+        /// `expect restore finished`.
+        case restoreFinished
+        /// `expect restore failed [CODE]`.
+        case restoreFailed(StoreErrorCode?)
+        /// `expect unfinished N`: the current user's queue holds N transactions.
+        case unfinished(Int)
+        /// `expect owned PRODUCT` / `expect not-owned PRODUCT`: the account owns the product now.
+        case owned(String, Bool)
+        /// `expect subscribed PRODUCT [until DATE]` / `expect not-subscribed PRODUCT`.
+        case subscribed(String, Bool, Date?)
+        /// `expect revoked PRODUCT`: the app heard the entitlement revoked.
+        case revoked(String)
+        /// `expect history N`: the store's purchase history holds N transactions.
+        case history(Int)
+        /// `expect charged PRODUCT N`: the account was charged N times for the product.
+        case charged(String, Int)
+    }
+
+    /// `config demo` or `config FILE.storekit` (relative to the feed).
+    case configure(String)
+    /// `set ...`.
+    case set(Setting)
+    /// `user NAME`: later steps act for this user (own device and account).
+    case user(String)
+    /// `observer add NAME [finish=auto|manual]`.
+    case addObserver(String, FinishPolicy)
+    /// `observer remove NAME`.
+    case removeObserver(String)
+    /// `buy PRODUCT [quantity N] [user NAME] [offer ID] [ask-to-buy] [as HANDLE]`.
+    case buy(product: String, quantity: Int, username: String?, offer: String?, askToBuy: Bool, handle: String?)
+    /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted`.
+    case script(String?, ScriptOutcome)
+    /// `approve REF`.
+    case approve(Reference)
+    /// `decline REF`.
+    case decline(Reference)
+    /// `finish REF`.
+    case finish(Reference)
+    /// `restore [user NAME]`.
+    case restore(String?)
+    /// `advance DURATION`.
+    case advance(FeedDuration)
+    /// `restart`: the app stops and starts again; unfinished transactions are redelivered.
+    case restart
+    /// `expect ...`.
+    case expect(Expectation)
+
+    /// A scripted purchase outcome.
+    public enum ScriptOutcome: Sendable, Hashable {
+        /// The purchase goes through.
+        case succeed
+        /// It fails with the code.
+        case fail(StoreErrorCode)
+        /// It waits for Ask to Buy approval.
+        case askToBuy
+        /// It is interrupted.
+        case interrupt
+    }
+}
+
+/// A step with the line it came from.
+public struct FeedLine: Sendable, Hashable {
+    /// The 1-based line number.
+    public let line: Int
+    /// The text of the line, trimmed.
+    public let text: String
+    /// The step.
+    public let step: FeedStep
+}

@@ -1,1 +1,0 @@
-// Module FeedRunner: see README.md for its place in the package.

@@ -1,0 +1,71 @@
+/// Usage texts of the `openstorekit` command.
+enum Help {
+    static let commands = ["demo", "run", "generate", "help"]
+
+    static let overview = """
+        openstorekit: StoreKit's payment queue over a simulated App Store, driven by scripted feeds.
+
+        Usage: openstorekit COMMAND [OPTIONS]
+
+        Commands:
+          demo        Run the built-in demo feed and print its event log.
+          run         Run feed files and print a verdict for each.
+          generate    Write a large random but reproducible feed.
+          help        Show help for a command: openstorekit help run
+
+        Exit codes: 0 success, 1 an expectation failed, 2 a usage error or a malformed feed.
+        The feed language: docs/feeds.md.
+
+        """
+
+    static func command(_ name: String) -> String? {
+        switch name {
+        case "demo":
+            return """
+                Usage: openstorekit demo [--log FILE]
+
+                Runs the built-in demo feed (a purchase, a failure, an Ask to Buy approval and a restore) on the
+                built-in catalog and prints its event log, one JSON object per line, then the verdict.
+
+                Options:
+                  --log FILE    Write the event log to FILE instead of standard output.
+
+                """
+        case "run":
+            return """
+                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE]
+
+                Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
+                PASS or FAIL per feed (with the first failed expectation and its line), then `N passed, M failed`.
+
+                Options:
+                  --log FILE      Write the event logs of all feeds, in the order given, to FILE.
+                  --log-dir DIR   Write each feed's event log to DIR/<feed name>.jsonl.
+                  --junit FILE    Write a JUnit XML report to FILE.
+                  --jobs N        Run at most N feeds at once (default: the number of cores).
+
+                Exit codes: 0 all passed, 1 an expectation failed, 2 a malformed feed or a usage error.
+
+                """
+        case "generate":
+            return """
+                Usage: openstorekit generate --users N --seed S [--steps N] [--output FILE]
+
+                Writes a random but reproducible feed (the same seed gives the same feed) for load runs and
+                benchmarks: users buying consumables, non-consumables and subscriptions, restores, time passing,
+                and expectations the run checks.
+
+                Options:
+                  --users N     How many users (1 to 1000000).
+                  --seed S      The random seed (a whole number).
+                  --steps N     How many steps (default: 20 per user).
+                  --output FILE Write the feed to FILE instead of standard output.
+
+                """
+        case "help":
+            return "Usage: openstorekit help [COMMAND]\n\nShows help for a command.\n"
+        default:
+            return nil
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Module OpenStoreKitCLI: see README.md for its place in the package.

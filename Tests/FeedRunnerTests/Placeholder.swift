@@ -1,1 +1,0 @@
-// Tests for FeedRunner live in this folder.

@@ -1,0 +1,166 @@
+import Foundation
+import OpenStoreKitCLI
+import Synchronization
+import Testing
+
+/// Runs the command with captured output.
+private func run(_ arguments: [String], terminal: Bool = false) -> (code: Int32, out: String, err: String) {
+    let out = Mutex("")
+    let err = Mutex("")
+    let tool = CommandLineTool(
+        output: .init(
+            out: { text in out.withLock { $0 += text } },
+            err: { text in err.withLock { $0 += text } },
+            isTerminal: terminal
+        )
+    )
+    let code = tool.run(arguments)
+    return (code, out.withLock { $0 }, err.withLock { $0 })
+}
+
+private func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+private func write(_ text: String, to url: URL) throws {
+    try Data(text.utf8).write(to: url)
+}
+
+@Suite("The openstorekit command")
+struct CommandLineToolTests {
+    @Test("demo prints the event log and passes")
+    func demo() {
+        let (code, out, _) = run(["demo"])
+        #expect(code == 0)
+        let lines = out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("{\"seq\":1,") == true)
+        #expect(lines.last?.hasPrefix("PASS demo") == true)
+        #expect(run(["demo"]).out == out, "the same bytes every run")
+    }
+
+    @Test("run: PASS and FAIL per feed, the summary line last, exit 1 when an expectation fails")
+    func runMixed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good.feed")
+        let bad = directory.appendingPathComponent("bad.feed")
+        try write("buy com.example.pro as p\nexpect state p purchased\n", to: good)
+        try write("buy com.example.pro as p\nexpect state p failed\n", to: bad)
+        let (code, out, _) = run(["run", good.path, bad.path])
+        #expect(code == 1)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "PASS \(good.path) (2 steps, 1 expectations)",
+                "FAIL \(bad.path): line 2: expect state p failed: expected state failed, observed purchased",
+                "1 passed, 1 failed",
+            ])
+    }
+
+    @Test("run: a malformed feed is reported with its place and exits 2")
+    func runMalformed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("broken.feed")
+        try write("buy com.example.pro\nexpect state\n", to: feed)
+        let (code, out, _) = run(["run", feed.path])
+        #expect(code == 2)
+        #expect(
+            out.contains(
+                "ERROR \(feed.path): \(feed.path):2:13: error: missing a transaction handle or product identifier"))
+        #expect(out.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test("run: many feeds in parallel keep their order, with logs per feed and in one file, and JUnit XML")
+    func parallelWithLogs() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var feeds: [String] = []
+        for index in 0..<12 {
+            let feed = directory.appendingPathComponent("feed\(index).feed")
+            try write(
+                "buy com.example.coins100 quantity \(index % 10 + 1) as t\nexpect state t \(index == 5 ? "failed" : "purchased")\n",
+                to: feed)
+            feeds.append(feed.path)
+        }
+        let logs = directory.appendingPathComponent("logs")
+        let junit = directory.appendingPathComponent("report.xml")
+        let (code, out, _) = run(["run"] + feeds + ["--log-dir", logs.path, "--junit", junit.path, "--jobs", "4"])
+        #expect(code == 1)
+        let verdicts = out.split(separator: "\n").dropLast().map { $0.split(separator: " ")[1] }
+        #expect(
+            verdicts.map(String.init)
+                == feeds.map { $0.hasSuffix(":") ? $0 : $0 + ($0.hasSuffix("feed5.feed") ? ":" : "") })
+        #expect(out.hasSuffix("11 passed, 1 failed\n"))
+        for index in 0..<12 {
+            let log = try String(contentsOf: logs.appendingPathComponent("feed\(index).jsonl"), encoding: .utf8)
+            #expect(log.contains("\"quantity\":\(index % 10 + 1)"))
+        }
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"openstorekit\" tests=\"12\" failures=\"1\" errors=\"0\">"))
+        #expect(
+            xml.contains(
+                "<failure message=\"line 2: expect state t failed: expected state failed, observed purchased\">"))
+
+        let combined = directory.appendingPathComponent("all.jsonl")
+        #expect(run(["run"] + feeds + ["--log", combined.path]).code == 1)
+        let text = try String(contentsOf: combined, encoding: .utf8)
+        let quantities = text.split(separator: "\n").filter { $0.contains("\"state\":\"purchasing\"") }
+            .map { $0.components(separatedBy: "\"quantity\":")[1].prefix { $0.isNumber } }
+        #expect(quantities.map { Int($0) } == (0..<12).map { $0 % 10 + 1 }, "logs in the order the feeds were given")
+    }
+
+    @Test("help for every command; unknown commands and options explain themselves and exit 2")
+    func usage() {
+        #expect(run(["--help"]).code == 0)
+        #expect(run(["--help"]).out.contains("Usage: openstorekit COMMAND"))
+        for command in ["demo", "run", "generate", "help"] {
+            let (code, out, _) = run(["help", command])
+            #expect(code == 0)
+            #expect(out.hasPrefix("Usage: openstorekit \(command)"))
+        }
+        let unknown = run(["frobnicate"])
+        #expect(unknown.code == 2)
+        #expect(unknown.err.contains("unknown command \"frobnicate\""))
+        let badOption = run(["run", "x.feed", "--colour"])
+        #expect(badOption.code == 2)
+        #expect(badOption.err.contains("unknown option --colour for `run`"))
+        let missing = run(["run"])
+        #expect(missing.code == 2)
+        #expect(missing.err.contains("run needs at least one feed file"))
+        let noValue = run(["run", "x.feed", "--junit"])
+        #expect(noValue.err.contains("--junit needs a value"))
+        #expect(run([]).code == 2)
+        #expect(run(["generate", "--users", "0", "--seed", "1"]).err.contains("--users takes a whole number from 1"))
+        #expect(run(["generate", "--users", "2"]).err.contains("generate needs --seed S"))
+    }
+
+    @Test("generate writes a reproducible feed that runs")
+    func generate() throws {
+        let first = run(["generate", "--users", "5", "--seed", "42", "--steps", "300"])
+        #expect(first.code == 0)
+        #expect(first.out == run(["generate", "--users", "5", "--seed", "42", "--steps", "300"]).out)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("load.feed")
+        #expect(run(["generate", "--users", "5", "--seed", "42", "--steps", "300", "--output", feed.path]).code == 0)
+        #expect(try String(contentsOf: feed, encoding: .utf8) == first.out)
+        let result = run(["run", feed.path])
+        #expect(result.code == 0, "\(result.out)")
+    }
+
+    @Test("A progress line is shown on a terminal only")
+    func progress() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feeds = try (0..<3).map { index -> String in
+            let url = directory.appendingPathComponent("p\(index).feed")
+            try write("buy com.example.pro\n", to: url)
+            return url.path
+        }
+        #expect(run(["run"] + feeds, terminal: true).err.contains("[3/3]"))
+        #expect(run(["run"] + feeds, terminal: false).err.isEmpty)
+    }
+}

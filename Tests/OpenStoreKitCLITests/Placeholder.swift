@@ -1,1 +1,0 @@
-// Tests for OpenStoreKitCLI live in this folder.
