@@ -1,1 +1,0 @@
-// Module Purchases: see README.md for its place in the package.

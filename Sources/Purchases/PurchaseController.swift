@@ -1,0 +1,356 @@
+public import Foundation
+public import OpenStoreKit
+import Synchronization
+
+/// The purchase-handling module every app writes, done right: load products, buy, restore, deliver content before
+/// finishing, exactly once.
+///
+/// It works on any queue (``init(queue:mode:journal:retryPolicy:deliver:)``), `SKPaymentQueue.default()` by default.
+/// Compared with the classic module it closes the known holes:
+/// - purchase and restore each have their own in-progress guard, and every completion is called exactly once;
+/// - a restore completes on the queue's finished or failed callback, with the set of restored products;
+/// - Ask to Buy completes with ``PurchaseOutcome/pending``; the approval arrives later through ``updates``, also after
+///   a restart;
+/// - content is delivered through one hook, before finishing, for every transaction however it arrives (purchases,
+///   restores, renewals, approvals, purchases made elsewhere, redelivery after a restart), and a ``DeliveryJournal``
+///   keeps a transaction redelivered after a crash from being granted twice;
+/// - loading products sends one request per set of identifiers, however many callers wait for it.
+///
+/// In ``Mode/observer`` mode the app runs its own purchase code: the controller only watches the queue.
+public final class PurchaseController: NSObject, SKPaymentTransactionObserver, SKProductsRequestDelegate,
+    @unchecked Sendable
+{
+    // @unchecked: all mutable state lives in `state`, behind a mutex; callbacks are called outside the lock.
+
+    /// Whether the controller handles transactions or only watches them.
+    public enum Mode: Sendable, Hashable {
+        /// Delivers and finishes transactions.
+        case full
+        /// Watches the queue; the app's own code delivers and finishes.
+        case observer
+    }
+
+    /// A completion of a purchase.
+    public typealias PurchaseCompletion = @Sendable (Result<PurchaseOutcome, PurchasesError>) -> Void
+    /// A completion of a restore: the restored products.
+    public typealias RestoreCompletion = @Sendable (Result<Set<String>, PurchasesError>) -> Void
+    /// A completion of a products load.
+    public typealias ProductsCompletion = @Sendable (Result<ProductsResult, PurchasesError>) -> Void
+
+    private struct PendingPurchase {
+        let transactionID: UInt64
+        let completion: PurchaseCompletion
+    }
+
+    private struct ProductsLoad {
+        let identifiers: Set<String>
+        var request: SKProductsRequest
+        var attempts: Int
+        var completions: [ProductsCompletion]
+    }
+
+    private struct State {
+        var products: [String: SKProduct] = [:]
+        var loads: [String: ProductsLoad] = [:]
+        var purchase: PendingPurchase?
+        var purchaseStarting = false
+        var restore: RestoreCompletion?
+        var restored = Set<String>()
+        var continuations: [UUID: AsyncStream<PurchaseUpdate>.Continuation] = [:]
+    }
+
+    /// The queue the controller works on.
+    public let queue: SKPaymentQueue
+    /// Full or observer mode.
+    public let mode: Mode
+    /// The record of delivered transactions.
+    public let journal: any DeliveryJournal
+    /// How failed products loads are retried.
+    public let retryPolicy: RetryPolicy
+    private let deliver: @Sendable (Delivery) throws -> Void
+    private let state = Mutex(State())
+
+    /// Creates a controller and adds it to the queue as an observer.
+    ///
+    /// - Parameters:
+    ///   - queue: the payment queue; `SKPaymentQueue.default()` by default.
+    ///   - mode: `.full` delivers and finishes; `.observer` only watches.
+    ///   - journal: where deliveries are recorded before finishing.
+    ///   - retryPolicy: how failed products loads are retried.
+    ///   - deliver: unlocks the content of a transaction; throw to leave the transaction unfinished (it comes back).
+    public init(
+        queue: SKPaymentQueue = .default(),
+        mode: Mode = .full,
+        journal: any DeliveryJournal = InMemoryDeliveryJournal(),
+        retryPolicy: RetryPolicy = .none,
+        deliver: @escaping @Sendable (Delivery) throws -> Void
+    ) {
+        self.queue = queue
+        self.mode = mode
+        self.journal = journal
+        self.retryPolicy = retryPolicy
+        self.deliver = deliver
+        super.init()
+        queue.add(self)
+    }
+
+    deinit {
+        let continuations = state.withLock { $0.continuations.values }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    // MARK: Products
+
+    /// The products loaded so far, by identifier.
+    public var products: [String: SKProduct] { state.withLock { $0.products } }
+
+    /// Loads products. Callers asking for the same identifiers while a request runs share it and its answer. Zero
+    /// products found is a success; unknown identifiers are reported.
+    public func loadProducts(_ identifiers: Set<String>, completion: @escaping ProductsCompletion) {
+        let key = identifiers.sorted().joined(separator: "\n")
+        let request = state.withLock { state -> SKProductsRequest? in
+            if state.loads[key] != nil {
+                state.loads[key]?.completions.append(completion)
+                return nil
+            }
+            let request = SKProductsRequest(productIdentifiers: identifiers, store: queue.store)
+            state.loads[key] = ProductsLoad(
+                identifiers: identifiers, request: request, attempts: 1, completions: [completion])
+            return request
+        }
+        guard let request else { return }
+        request.delegate = self
+        request.start()
+    }
+
+    /// Loads products.
+    public func products(_ identifiers: Set<String>) async throws(PurchasesError) -> ProductsResult {
+        let result = await withCheckedContinuation { continuation in
+            loadProducts(identifiers) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Receives a products response.
+    public func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse) {
+        let completions = state.withLock { state -> [ProductsCompletion] in
+            for product in response.products { state.products[product.productIdentifier] = product }
+            guard let key = state.loads.first(where: { $0.value.request === request })?.key else { return [] }
+            return state.loads.removeValue(forKey: key)?.completions ?? []
+        }
+        let result = ProductsResult(products: response.products, invalidIdentifiers: response.invalidProductIdentifiers)
+        for completion in completions { completion(.success(result)) }
+    }
+
+    /// Receives a failed products request: retries as the policy says, then answers every caller.
+    public func request(_ request: SKRequest, didFailWithError error: any Error) {
+        let (retry, completions) = state.withLock { state -> (SKProductsRequest?, [ProductsCompletion]) in
+            guard let key = state.loads.first(where: { $0.value.request === request })?.key,
+                var load = state.loads[key]
+            else { return (nil, []) }
+            if load.attempts < retryPolicy.maxAttempts {
+                load.attempts += 1
+                load.request = SKProductsRequest(productIdentifiers: load.identifiers, store: queue.store)
+                state.loads[key] = load
+                return (load.request, [])
+            }
+            state.loads[key] = nil
+            return (nil, load.completions)
+        }
+        if let retry {
+            retry.delegate = self
+            retry.start()
+            return
+        }
+        let failure = PurchasesError(store: error, code: .productsLoadingFailed)
+        for completion in completions { completion(.failure(failure)) }
+    }
+
+    // MARK: Purchasing
+
+    /// Buys a loaded product. The completion is called exactly once: purchased (after delivery), cancelled, pending, or
+    /// failed (`purchaseInProgress`, `productNotFound`, a store error with its `SKError` code).
+    public func purchase(productID: String, quantity: Int = 1, completion: @escaping PurchaseCompletion) {
+        enum Start {
+            case busy
+            case missing
+            case go(SKProduct)
+        }
+        let start = state.withLock { state -> Start in
+            guard state.purchase == nil, !state.purchaseStarting else { return .busy }
+            guard let product = state.products[productID] else { return .missing }
+            state.purchaseStarting = true
+            return .go(product)
+        }
+        switch start {
+        case .busy:
+            completion(.failure(PurchasesError(.purchaseInProgress, "another purchase is still running")))
+        case .missing:
+            completion(
+                .failure(
+                    PurchasesError(.productNotFound, "\(productID) is not among the loaded products; load it first")
+                )
+            )
+        case .go(let product):
+            let payment = SKMutablePayment(product: product)
+            payment.quantity = quantity
+            let before = Set(queue.transactions.map(\.storeIdentifier))
+            queue.add(payment)
+            let added = queue.transactions.last { !before.contains($0.storeIdentifier) }
+            state.withLock { state in
+                state.purchaseStarting = false
+                if let added {
+                    state.purchase = PendingPurchase(transactionID: added.storeIdentifier, completion: completion)
+                }
+            }
+        }
+    }
+
+    /// Buys a loaded product.
+    public func purchase(productID: String, quantity: Int = 1) async throws(PurchasesError) -> PurchaseOutcome {
+        let result = await withCheckedContinuation { continuation in
+            purchase(productID: productID, quantity: quantity) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Restores purchases. Completes when the queue reports the restore finished (with the restored products) or
+    /// failed, never on the first restored transaction.
+    public func restore(completion: @escaping RestoreCompletion) {
+        let started = state.withLock { state -> Bool in
+            guard state.restore == nil else { return false }
+            state.restore = completion
+            state.restored = []
+            return true
+        }
+        guard started else {
+            return completion(.failure(PurchasesError(.restoreInProgress, "a restore is still running")))
+        }
+        queue.restoreCompletedTransactions()
+    }
+
+    /// Restores purchases and returns the restored products.
+    public func restore() async throws(PurchasesError) -> Set<String> {
+        let result = await withCheckedContinuation { continuation in
+            restore { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// What happens without a pending call: deliveries of renewals, approvals, outside purchases and redelivered
+    /// transactions; failures; revocations. Each call returns a new stream that sees what happens from then on.
+    public var updates: AsyncStream<PurchaseUpdate> {
+        let (stream, continuation) = AsyncStream<PurchaseUpdate>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        state.withLock { $0.continuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func publish(_ update: PurchaseUpdate) {
+        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(update) }
+    }
+
+    // MARK: The queue
+
+    /// Handles updated transactions: delivers then finishes purchased and restored ones, finishes failed ones, and
+    /// answers the pending purchase.
+    public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        for transaction in transactions { handle(transaction) }
+    }
+
+    private func handle(_ transaction: SKPaymentTransaction) {
+        let pending = state.withLock { state -> PurchaseCompletion? in
+            state.purchase?.transactionID == transaction.storeIdentifier ? state.purchase?.completion : nil
+        }
+        let ownsPurchase = pending != nil
+        func answer(_ result: Result<PurchaseOutcome, PurchasesError>) {
+            let completion = state.withLock { state -> PurchaseCompletion? in
+                guard state.purchase?.transactionID == transaction.storeIdentifier else { return nil }
+                defer { state.purchase = nil }
+                return state.purchase?.completion
+            }
+            completion?(result)
+        }
+        switch transaction.transactionState {
+        case .purchasing:
+            return
+        case .deferred:
+            answer(.success(.pending))
+        case .failed:
+            let code = (transaction.error as? SKError)?.code
+            if mode == .full { queue.finishTransaction(transaction) }
+            if ownsPurchase {
+                answer(
+                    code == .paymentCancelled
+                        ? .success(.cancelled) : .failure(PurchasesError(store: transaction.error)))
+            } else {
+                publish(
+                    .failed(productID: transaction.payment.productIdentifier, PurchasesError(store: transaction.error)))
+            }
+        case .purchased, .restored:
+            let restored = transaction.transactionState == .restored
+            let delivery = Delivery(
+                productID: transaction.payment.productIdentifier,
+                transactionID: transaction.transactionIdentifier ?? String(transaction.storeIdentifier),
+                originalTransactionID: transaction.original?.transactionIdentifier,
+                quantity: transaction.payment.quantity,
+                date: transaction.transactionDate,
+                source: ownsPurchase ? .purchase : restored ? .restore : .update
+            )
+            if restored { state.withLock { _ = $0.restored.insert(delivery.productID) } }
+            guard mode == .full else {
+                if ownsPurchase { answer(.success(.purchased(delivery))) }
+                return
+            }
+            do {
+                if !journal.isDelivered(delivery.transactionID) {
+                    try deliver(delivery)
+                    try journal.markDelivered(delivery.transactionID)
+                }
+            } catch {
+                // Not finished: the transaction stays in the queue and is delivered again on the next launch.
+                let failure = PurchasesError(.deliveryFailed, "delivering \(delivery.productID) failed: \(error)")
+                if ownsPurchase {
+                    answer(.failure(failure))
+                } else {
+                    publish(.failed(productID: delivery.productID, failure))
+                }
+                return
+            }
+            queue.finishTransaction(transaction)
+            if ownsPurchase {
+                answer(.success(.purchased(delivery)))
+            } else if !restored {
+                publish(.delivered(delivery))
+            }
+        }
+    }
+
+    /// Completes the running restore with the restored products.
+    public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
+        let (completion, restored) = state.withLock { state in
+            defer { state.restore = nil }
+            return (state.restore, state.restored)
+        }
+        completion?(.success(restored))
+    }
+
+    /// Fails the running restore.
+    public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {
+        let completion = state.withLock { state in
+            defer { state.restore = nil }
+            return state.restore
+        }
+        completion?(.failure(PurchasesError(store: error)))
+    }
+
+    /// Publishes revoked entitlements.
+    public func paymentQueue(
+        _ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String]
+    ) {
+        publish(.revoked(productIdentifiers))
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for Purchases live in this folder.
