@@ -49,7 +49,8 @@ public final class SimulatedStore: Sendable {
 
     /// The store behind `SKPaymentQueue.default()`: it loads the `.storekit` file named by the environment variable
     /// `OPENSTOREKIT_CONFIGURATION` when set (the demo catalog when not, or when the file cannot be read, which is
-    /// reported on standard error), runs on the main queue and uses the system clock.
+    /// reported on standard error), runs on the main queue and uses the system clock, at the session time rate
+    /// (a ``TimeRateClock``).
     public static let `default`: SimulatedStore = {
         var configuration = StoreConfiguration.demo
         if let path = ProcessInfo.processInfo.environment["OPENSTOREKIT_CONFIGURATION"], !path.isEmpty {
@@ -61,7 +62,9 @@ public final class SimulatedStore: Sendable {
                 )
             }
         }
-        return SimulatedStore(configuration: configuration, clock: SystemClock(), lane: .dispatch(.main))
+        let store = SimulatedStore(configuration: configuration, clock: TimeRateClock(), lane: .dispatch(.main))
+        store.applyTimeRateToClock()
+        return store
     }()
 
     // MARK: Running
@@ -163,6 +166,7 @@ public final class SimulatedStore: Sendable {
     public func clearTransactions() {
         let removed = state.withLock { state -> [String: [UInt64]] in
             state.records.removeAll()
+            state.subscriptions.removeAll()
             var removed: [String: [UInt64]] = [:]
             for (id, device) in state.devices where !device.unfinished.isEmpty {
                 removed[id] = device.unfinished.map(\.id)
@@ -182,6 +186,7 @@ public final class SimulatedStore: Sendable {
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
             let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
             for doomedID in doomed { state.records[doomedID] = nil }
+            state.subscriptions.removeAll { doomed.contains($0.originalID) || doomed.contains($0.latestRecordID) }
             var removed: [String: [UInt64]] = [:]
             for (deviceID, device) in state.devices {
                 let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)

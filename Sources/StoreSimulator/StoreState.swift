@@ -22,11 +22,13 @@ struct StoreState: Sendable {
     var records: [UInt64: TransactionRecord] = [:]
     var devices: [String: Device] = [:]
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
-    /// Subscriptions by account and group (`account` + newline + `groupID`).
-    var subscriptions: [String: SubscriptionState] = [:]
+    /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
+    var subscriptions = SubscriptionBook()
     /// Nonces of promotional offers already used.
     var usedNonces = Set<String>()
     var retention: HistoryRetention
+    /// The timer of real-time runs, while one runs.
+    var dueEventTimer: DueEventTimer?
 
     init(configuration: StoreConfiguration, retention: HistoryRetention) {
         self.configuration = configuration

@@ -45,9 +45,35 @@ public struct SubscriptionState: Sendable, Hashable, Codable {
     public var offer: ProductOffer?
     /// How many more periods the offer covers after the current one.
     public var offerPeriodsLeft: Int
+    /// When the renewal that hit a billing issue was due, while in grace period or billing retry.
+    public var billingIssueStartedAt: Date?
+    /// When billing is next retried, while in grace period or billing retry.
+    public var nextRetryAttemptAt: Date?
+    /// How many billing retry attempts have failed since the renewal failed.
+    public var failedRetryAttempts: Int
+    /// The start of the run of regular periods the current period belongs to, so that renewals land on the same day
+    /// of the month (a subscription bought on January 31 renews on February 28, then March 31).
+    var periodAnchor: Date?
+    /// How many regular periods after ``periodAnchor`` the current period ends.
+    var periodsSinceAnchor: Int
 
     /// Whether the customer has access now: active or in grace period.
     public var grantsAccess: Bool { phase == .active || phase == .gracePeriod }
+
+    /// When the store next has to act on the subscription: renew or expire it at the end of the period, retry billing,
+    /// end the grace period or billing retry. `nil` once expired.
+    public var nextEventDate: Date? {
+        switch phase {
+        case .active:
+            return expiresAt
+        case .gracePeriod:
+            return [nextRetryAttemptAt, gracePeriodEndsAt, billingRetryEndsAt].compactMap { $0 }.min()
+        case .billingRetry:
+            return [nextRetryAttemptAt, billingRetryEndsAt].compactMap { $0 }.min()
+        case .expired:
+            return nil
+        }
+    }
 
     init(account: String, groupID: String, record: TransactionRecordSnapshot) {
         self.account = account
@@ -65,6 +91,11 @@ public struct SubscriptionState: Sendable, Hashable, Codable {
         self.pendingPriceIncrease = false
         self.offer = nil
         self.offerPeriodsLeft = 0
+        self.billingIssueStartedAt = nil
+        self.nextRetryAttemptAt = nil
+        self.failedRetryAttempts = 0
+        self.periodAnchor = nil
+        self.periodsSinceAnchor = 0
     }
 }
 

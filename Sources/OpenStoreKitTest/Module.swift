@@ -1,1 +1,0 @@
-// Module OpenStoreKitTest: see README.md for its place in the package.

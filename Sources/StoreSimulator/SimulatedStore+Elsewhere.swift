@@ -1,0 +1,128 @@
+import Foundation
+public import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Buys a product outside the app (on another device, or in the App Store), as
+    /// `SKTestSession.buyProduct(productIdentifier:)` does. The purchase is charged at once, whatever the settings
+    /// say (they govern purchases made in the app), and every device signed in to the account gets it as a new
+    /// `.purchased` transaction, without a `.purchasing` one before.
+    ///
+    /// As in the app, an owned non-consumable or the subscription already running is granted again without a second
+    /// charge; a higher level of a subscription group upgrades at once, a lower one takes effect at the next renewal.
+    ///
+    /// - Returns: the record that grants the purchase.
+    /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10.
+    @discardableResult
+    public func buyProduct(
+        _ productID: String,
+        quantity: Int = 1,
+        account: String = SimulatedStore.defaultAccount,
+        applicationUsername: String? = nil
+    ) throws(StoreSimulatorError) -> TransactionRecord {
+        guard PaymentRequest.quantityRange.contains(quantity) else {
+            throw StoreSimulatorError(.invalidAction, "quantity \(quantity) is outside 1...10")
+        }
+        let now = clock.now
+        let (record, outcome) = try state.withLock {
+            state throws(StoreSimulatorError) -> (TransactionRecord, SubscriptionOutcome) in
+            guard let product = state.configuration.catalog.product(productID) else {
+                throw StoreSimulatorError(
+                    .unknownProduct, "no product has identifier \(productID) in the store's catalog")
+            }
+            let id = state.allocateTransactionID()
+            let request = PaymentRequest(
+                productID: productID,
+                quantity: quantity,
+                applicationUsername: applicationUsername
+            )
+            let granted = state.grant(
+                recordID: id,
+                request: request,
+                product: product,
+                account: account,
+                deviceID: nil,
+                offer: nil,
+                now: now
+            )
+            guard let record = state.records[granted] else {
+                throw StoreSimulatorError(.invalidAction, "the purchase of \(productID) left no record")
+            }
+            var outcome = SubscriptionOutcome()
+            state.deliver(
+                record, transactionID: id, transactionDate: now, to: state.deviceIDs(of: account), into: &outcome)
+            return (record, outcome)
+        }
+        dispatch(outcome)
+        return record
+    }
+
+    /// Resolves the issue of a transaction, as `SKTestSession.resolveIssueForTransaction(identifier:)` does.
+    ///
+    /// - An interrupted purchase (failed, with a purchase issue): the customer fixed it, so a new purchase of the same
+    ///   product and quantity is charged now and reported `.purchased` to the device that failed (to every device of
+    ///   the account if that one is unknown).
+    /// - A subscription in grace period or billing retry (any transaction of it): billing succeeds now, as a recovery
+    ///   by the clock would (a new purchased transaction for every device of the account).
+    ///
+    /// - Returns: the new purchased record.
+    /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction has no issue to resolve.
+    @discardableResult
+    public func resolveIssue(_ id: UInt64) throws(StoreSimulatorError) -> TransactionRecord {
+        let now = clock.now
+        let (record, outcome) = try state.withLock {
+            state throws(StoreSimulatorError) -> (TransactionRecord, SubscriptionOutcome) in
+            guard let failed = state.records[id] else { throw Self.unknownTransaction(id) }
+            var outcome = SubscriptionOutcome()
+            if failed.productType == .autoRenewableSubscription, failed.state == .purchased,
+                let key = try? state.subscriptionKey(forTransaction: id), var subscription = state.subscriptions[key],
+                subscription.phase == .gracePeriod || subscription.phase == .billingRetry
+            {
+                state.recover(
+                    &subscription, at: now, deviceIDs: state.deviceIDs(of: subscription.account), into: &outcome)
+                state.subscriptions[key] = subscription
+                guard let renewed = state.records[subscription.latestRecordID], renewed.id != failed.id else {
+                    throw StoreSimulatorError(.invalidAction, "the subscription of transaction \(id) could not renew")
+                }
+                return (renewed, outcome)
+            }
+            guard failed.state == .failed, failed.hasPurchaseIssue else {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "transaction \(id) has no purchase issue to resolve (it is \(failed.state.name))"
+                )
+            }
+            guard let product = state.configuration.catalog.product(failed.productID) else {
+                throw StoreSimulatorError(.unknownProduct, "product \(failed.productID) left the catalog")
+            }
+            state.records[id]?.hasPurchaseIssue = false
+            let newID = state.allocateTransactionID()
+            let granted = state.grant(
+                recordID: newID,
+                request: PaymentRequest(
+                    productID: failed.productID,
+                    quantity: failed.quantity,
+                    applicationUsername: failed.applicationUsername
+                ),
+                product: product,
+                account: failed.account,
+                deviceID: failed.deviceID,
+                offer: nil,
+                now: now
+            )
+            guard let record = state.records[granted] else {
+                throw StoreSimulatorError(.invalidAction, "the purchase of \(failed.productID) left no record")
+            }
+            let targets: [String]
+            if let deviceID = failed.deviceID, state.devices[deviceID] != nil {
+                targets = [deviceID]
+            } else {
+                targets = state.deviceIDs(of: failed.account)
+            }
+            state.deliver(record, transactionID: newID, transactionDate: now, to: targets, into: &outcome)
+            return (record, outcome)
+        }
+        dispatch(outcome)
+        return record
+    }
+}

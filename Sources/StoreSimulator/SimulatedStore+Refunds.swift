@@ -1,0 +1,68 @@
+import Foundation
+public import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Refunds a purchased transaction, as `SKTestSession.refundTransaction(identifier:)` does: always approved, at
+    /// once. The record gets a cancellation date and reason.
+    ///
+    /// Refunding the current period of a running subscription ends the subscription. Whenever the refund leaves the
+    /// customer without the product (a non-consumable not owned through another purchase, a subscription period that
+    /// is current or of a subscription that has ended), every device of the account is told the product was revoked
+    /// (`paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`). Refunding a consumable, a non-renewing
+    /// subscription or an earlier period of a running subscription only marks the record (see docs/decisions.md).
+    ///
+    /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
+    ///   refunded.
+    @discardableResult
+    public func refund(
+        _ id: UInt64,
+        reason: TransactionRecord.RevocationReason = .other
+    ) throws(StoreSimulatorError) -> TransactionRecord {
+        let now = clock.now
+        let (record, revoked) = try state.withLock {
+            state throws(StoreSimulatorError) -> (TransactionRecord, [String]) in
+            guard var record = state.records[id] else { throw Self.unknownTransaction(id) }
+            guard record.state == .purchased else {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "transaction \(id) is \(record.state.name); only purchased transactions can be refunded"
+                )
+            }
+            guard record.cancellationDate == nil else {
+                throw StoreSimulatorError(.invalidAction, "transaction \(id) was already refunded or cancelled")
+            }
+            record.cancellationDate = now
+            record.revocationReason = reason
+            state.records[id] = record
+            var revoked: [String] = []
+            switch record.productType {
+            case .nonConsumable:
+                let stillOwned = state.records.values.contains {
+                    $0.account == record.account && $0.productID == record.productID && $0.isOwned
+                }
+                if !stillOwned { revoked = [record.productID] }
+            case .autoRenewableSubscription:
+                if let key = try? state.subscriptionKey(forTransaction: id),
+                    var subscription = state.subscriptions[key],
+                    subscription.phase != .expired
+                {
+                    // Refunding an earlier period leaves the current one, which still grants access.
+                    if subscription.latestRecordID == id {
+                        var outcome = SubscriptionOutcome()
+                        state.expire(&subscription, at: now, reason: .refunded, into: &outcome)
+                        state.subscriptions[key] = subscription
+                        revoked = [record.productID]
+                    }
+                } else {
+                    revoked = [record.productID]
+                }
+            case .consumable, .nonRenewingSubscription:
+                break
+            }
+            return (record, revoked)
+        }
+        if !revoked.isEmpty { broadcast(.entitlementsRevoked(revoked), account: record.account) }
+        return record
+    }
+}

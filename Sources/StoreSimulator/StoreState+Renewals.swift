@@ -1,0 +1,323 @@
+import Foundation
+import StoreModels
+
+/// What handling subscriptions produced: events for the caller, and transactions to tell devices about.
+struct SubscriptionOutcome {
+    var events: [SubscriptionEvent] = []
+    var deliveries: [(deviceID: String, transaction: DeviceTransaction)] = []
+}
+
+extension StoreState {
+    /// The devices of every account, each list in identifier order.
+    func devicesByAccount() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (id, device) in devices { result[device.account, default: []].append(id) }
+        for key in result.keys { result[key]?.sort() }
+        return result
+    }
+
+    /// Handles a subscription that fell due at `due`: renews, fails to renew, retries billing, ends a grace period or
+    /// billing retry, or expires it.
+    mutating func processDue(
+        slot: Int,
+        at due: Date,
+        devicesByAccount: [String: [String]],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        guard var subscription = subscriptions[slot: slot] else { return }
+        guard records[subscription.latestRecordID] != nil else {
+            // The subscription's transactions were deleted: it is gone.
+            subscriptions[slot: slot] = nil
+            return
+        }
+        let deviceIDs = devicesByAccount[subscription.account] ?? []
+        switch subscription.phase {
+        case .active:
+            guard subscription.expiresAt <= due else { break }
+            reachEndOfPeriod(&subscription, at: due, deviceIDs: deviceIDs, into: &outcome)
+        case .gracePeriod, .billingRetry:
+            if let attempt = subscription.nextRetryAttemptAt, attempt <= due {
+                retryBilling(&subscription, at: due, deviceIDs: deviceIDs, into: &outcome)
+            } else if subscription.phase == .gracePeriod, let end = subscription.gracePeriodEndsAt, end <= due {
+                subscription.phase = .billingRetry
+                outcome.events.append(event(.gracePeriodEnded, subscription, at: due))
+            } else if let end = subscription.billingRetryEndsAt, end <= due {
+                expire(&subscription, at: due, reason: .billingRetryEnded, into: &outcome)
+            }
+        case .expired:
+            break
+        }
+        subscriptions[slot: slot] = subscription
+    }
+
+    /// The period ended: the subscription renews, fails to renew with a billing issue, or expires.
+    mutating func reachEndOfPeriod(
+        _ subscription: inout SubscriptionState,
+        at date: Date,
+        deviceIDs: [String],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        if !subscription.autoRenew {
+            expire(&subscription, at: date, reason: .autoRenewDisabled, into: &outcome)
+        } else if subscription.pendingPriceIncrease {
+            expire(&subscription, at: date, reason: .priceIncreaseNotConsented, into: &outcome)
+        } else if settings.billingRetryOnRenewal {
+            enterBillingRetry(&subscription, at: date, into: &outcome)
+        } else {
+            renew(
+                &subscription,
+                chargedAt: date,
+                periodStart: subscription.expiresAt,
+                restartsPeriods: false,
+                kind: .renewed,
+                deviceIDs: deviceIDs,
+                into: &outcome
+            )
+        }
+    }
+
+    /// A renewal failed: billing retry starts, with a grace period when the settings enable one.
+    mutating func enterBillingRetry(
+        _ subscription: inout SubscriptionState,
+        at date: Date,
+        into outcome: inout SubscriptionOutcome
+    ) {
+        let rate = TimeRate(rawValue: settings.timeRate) ?? .realTime
+        let period = renewalPeriod(of: subscription)
+        let withGrace = settings.billingGracePeriodEnabled
+        subscription.phase = withGrace ? .gracePeriod : .billingRetry
+        subscription.billingIssueStartedAt = date
+        subscription.gracePeriodEndsAt = withGrace ? date.addingTimeInterval(rate.gracePeriod(for: period)) : nil
+        let retryEnd = date.addingTimeInterval(rate.billingRetryPeriod(for: period))
+        subscription.billingRetryEndsAt = retryEnd
+        subscription.failedRetryAttempts = 0
+        subscription.nextRetryAttemptAt = nextRetryAttempt(of: subscription, rate: rate, period: period)
+        records[subscription.latestRecordID]?.hasPurchaseIssue = true
+        outcome.events.append(event(.renewalFailed, subscription, at: date))
+        if withGrace { outcome.events.append(event(.gracePeriodStarted, subscription, at: date)) }
+    }
+
+    /// Billing is retried: it succeeds once renewals no longer fail (`billingRetryOnRenewal` turned off), and fails
+    /// again while they do.
+    mutating func retryBilling(
+        _ subscription: inout SubscriptionState,
+        at date: Date,
+        deviceIDs: [String],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        guard settings.billingRetryOnRenewal else {
+            recover(&subscription, at: date, deviceIDs: deviceIDs, into: &outcome)
+            return
+        }
+        subscription.failedRetryAttempts += 1
+        let rate = TimeRate(rawValue: settings.timeRate) ?? .realTime
+        subscription.nextRetryAttemptAt = nextRetryAttempt(
+            of: subscription, rate: rate, period: renewalPeriod(of: subscription))
+        outcome.events.append(event(.billingRetryFailed, subscription, at: date))
+    }
+
+    /// Billing succeeded after a failed renewal. Recovered in the grace period, the new period starts when the old
+    /// one ended (the renewal date does not move); recovered later, it starts now.
+    mutating func recover(
+        _ subscription: inout SubscriptionState,
+        at date: Date,
+        deviceIDs: [String],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        let inGrace = subscription.phase == .gracePeriod
+        renew(
+            &subscription,
+            chargedAt: date,
+            periodStart: inGrace ? subscription.expiresAt : date,
+            restartsPeriods: !inGrace,
+            kind: .recovered,
+            deviceIDs: deviceIDs,
+            into: &outcome
+        )
+    }
+
+    /// Charges the next period: a new purchased transaction in the subscription's chain, told to every device of the
+    /// account. A pending downgrade takes effect; periods left of an offer are flagged as such.
+    mutating func renew(
+        _ subscription: inout SubscriptionState,
+        chargedAt date: Date,
+        periodStart: Date,
+        restartsPeriods: Bool,
+        kind: SubscriptionEvent.Kind,
+        deviceIDs: [String],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        guard let latest = records[subscription.latestRecordID] else { return }
+        let productID = subscription.renewalProductID
+        guard let product = configuration.catalog.product(productID), let info = product.subscription else {
+            expire(&subscription, at: date, reason: .productUnavailable, into: &outcome)
+            return
+        }
+        let changesProduct = productID != subscription.productID
+        if changesProduct {
+            subscription.offer = nil
+            subscription.offerPeriodsLeft = 0
+        }
+        if changesProduct || restartsPeriods { subscription.periodAnchor = nil }
+        var offer: ProductOffer?
+        if let current = subscription.offer, subscription.offerPeriodsLeft > 0 {
+            offer = current
+            subscription.offerPeriodsLeft -= 1
+        } else {
+            subscription.offer = nil
+            subscription.offerPeriodsLeft = 0
+        }
+        var expiration: Date
+        if let offer {
+            expiration = offer.period.advance(periodStart)
+            subscription.periodAnchor = nil
+        } else {
+            if subscription.periodAnchor == nil {
+                let regular =
+                    !restartsPeriods && !changesProduct && !latest.isTrialPeriod && !latest.isInIntroOfferPeriod
+                    && latest.promotionalOfferID == nil && latest.expirationDate == periodStart
+                    && info.period.advance(latest.purchaseDate) == periodStart
+                subscription.periodAnchor = regular ? latest.purchaseDate : periodStart
+                subscription.periodsSinceAnchor = regular ? 1 : 0
+            }
+            subscription.periodsSinceAnchor += 1
+            expiration = info.period.advance(
+                subscription.periodAnchor ?? periodStart, by: subscription.periodsSinceAnchor)
+        }
+        if expiration <= periodStart { expiration = periodStart.addingTimeInterval(info.period.approximateSeconds) }
+
+        let record = TransactionRecord(
+            id: allocateTransactionID(),
+            originalID: subscription.originalID,
+            account: subscription.account,
+            productID: productID,
+            productType: .autoRenewableSubscription,
+            quantity: latest.quantity,
+            state: .purchased,
+            purchaseDate: date,
+            originalPurchaseDate: latest.originalPurchaseDate,
+            expirationDate: expiration,
+            webOrderLineItemID: allocateWebOrderLineItemID(),
+            isTrialPeriod: offer?.paymentMode == .freeTrial,
+            isInIntroOfferPeriod: offer?.kind == .introductory && offer?.paymentMode != .freeTrial,
+            promotionalOfferID: offer?.kind == .promotional ? offer?.identifier : nil,
+            applicationUsername: latest.applicationUsername,
+            autoRenewEnabled: true
+        )
+        if latest.hasPurchaseIssue || latest.isPendingPriceIncreaseConsent {
+            records[latest.id]?.hasPurchaseIssue = false
+            records[latest.id]?.isPendingPriceIncreaseConsent = false
+        }
+        records[record.id] = record
+
+        subscription.productID = productID
+        subscription.latestRecordID = record.id
+        subscription.expiresAt = expiration
+        subscription.phase = .active
+        subscription.autoRenew = true
+        subscription.pendingPriceIncrease = false
+        subscription.gracePeriodEndsAt = nil
+        subscription.billingRetryEndsAt = nil
+        subscription.billingIssueStartedAt = nil
+        subscription.nextRetryAttemptAt = nil
+        subscription.failedRetryAttempts = 0
+        subscription.periodsPaid += 1
+
+        outcome.events.append(event(kind, subscription, at: date, transactionID: record.id))
+        deliver(record, transactionDate: date, to: deviceIDs, into: &outcome)
+    }
+
+    /// Ends a subscription now.
+    mutating func expire(
+        _ subscription: inout SubscriptionState,
+        at date: Date,
+        reason: SubscriptionEvent.ExpirationReason,
+        into outcome: inout SubscriptionOutcome
+    ) {
+        subscription.phase = .expired
+        subscription.nextRetryAttemptAt = nil
+        subscription.gracePeriodEndsAt = nil
+        subscription.billingRetryEndsAt = nil
+        subscription.pendingPriceIncrease = false
+        if reason == .expiredByTest || reason == .refunded {
+            subscription.autoRenew = false
+            if subscription.expiresAt > date { subscription.expiresAt = date }
+        }
+        if let id = records[subscription.latestRecordID]?.id {
+            records[id]?.hasPurchaseIssue = false
+            records[id]?.isPendingPriceIncreaseConsent = false
+            if reason == .expiredByTest {
+                records[id]?.autoRenewEnabled = false
+                if let end = records[id]?.expirationDate, end > date { records[id]?.expirationDate = date }
+            }
+        }
+        outcome.events.append(event(.expired(reason), subscription, at: date))
+    }
+
+    /// Puts a purchased transaction in the queue of each device and lines up the update for it.
+    ///
+    /// The device transaction has the record's identifier unless `transactionID` names another (a purchase that granted
+    /// an earlier record again, such as an owned non-consumable).
+    mutating func deliver(
+        _ record: TransactionRecord,
+        transactionID: UInt64? = nil,
+        transactionDate: Date,
+        to deviceIDs: [String],
+        into outcome: inout SubscriptionOutcome
+    ) {
+        guard !deviceIDs.isEmpty else { return }
+        var transaction = DeviceTransaction(
+            id: transactionID ?? record.id,
+            payment: PaymentRequest(
+                productID: record.productID,
+                quantity: record.quantity,
+                applicationUsername: record.applicationUsername
+            ),
+            state: .purchased
+        )
+        transaction.transactionDate = transactionDate
+        transaction.recordID = record.id
+        if record.originalID != record.id { transaction.originalID = record.originalID }
+        for deviceID in deviceIDs where devices[deviceID] != nil {
+            devices[deviceID]?.unfinished.append(transaction)
+            outcome.deliveries.append((deviceID, transaction))
+        }
+    }
+
+    /// The subscription period the next renewal would charge.
+    func renewalPeriod(of subscription: SubscriptionState) -> SubscriptionPeriod {
+        let catalog = configuration.catalog
+        return catalog.product(subscription.renewalProductID)?.subscription?.period
+            ?? catalog.product(subscription.productID)?.subscription?.period
+            ?? SubscriptionPeriod(value: 1, unit: .month)
+    }
+
+    private func nextRetryAttempt(of subscription: SubscriptionState, rate: TimeRate, period: SubscriptionPeriod)
+        -> Date?
+    {
+        guard let start = subscription.billingIssueStartedAt, let end = subscription.billingRetryEndsAt else {
+            return nil
+        }
+        let offsets = rate.billingRetryAttemptOffsets(for: period)
+        guard subscription.failedRetryAttempts < offsets.count else { return nil }
+        let attempt = start.addingTimeInterval(offsets[subscription.failedRetryAttempts])
+        return attempt < end ? attempt : nil
+    }
+
+    func event(
+        _ kind: SubscriptionEvent.Kind,
+        _ subscription: SubscriptionState,
+        at date: Date,
+        transactionID: UInt64? = nil
+    ) -> SubscriptionEvent {
+        SubscriptionEvent(
+            kind: kind,
+            date: date,
+            account: subscription.account,
+            groupID: subscription.groupID,
+            productID: subscription.productID,
+            originalID: subscription.originalID,
+            transactionID: transactionID
+        )
+    }
+}

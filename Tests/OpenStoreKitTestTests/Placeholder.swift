@@ -1,1 +1,0 @@
-// Tests for OpenStoreKitTest live in this folder.

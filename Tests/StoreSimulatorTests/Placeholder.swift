@@ -1,1 +1,0 @@
-// Tests for StoreSimulator live in this folder.
