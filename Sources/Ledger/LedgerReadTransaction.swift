@@ -7,7 +7,6 @@ public import Foundation
 public struct LedgerReadTransaction: ~Copyable {
     let store: LedgerStore
 
-
     // MARK: Records
 
     /// The bytes stored under `key` in `collection`, or `nil` if there are none.

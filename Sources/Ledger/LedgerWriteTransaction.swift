@@ -8,7 +8,6 @@ public import Foundation
 public struct LedgerWriteTransaction: ~Copyable {
     let store: LedgerStore
 
-
     // MARK: Writing records
 
     /// Stores `value` under `key` in `collection`, replacing any value already there (which keeps its place in

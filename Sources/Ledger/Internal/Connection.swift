@@ -19,18 +19,25 @@ final class Connection: @unchecked Sendable {
     /// - Parameters:
     ///   - path: The file to open, or `nil` for an in-memory database.
     ///   - readOnly: Open with `SQLITE_OPEN_READONLY`; such a connection can never write the file.
-    ///   - create: Create the file if it does not exist (ignored when `readOnly`).
-    init(path: String?, readOnly: Bool = false, create: Bool = true) throws(LedgerError) {
+    ///   - immutable: Open read-only with `immutable=1`: SQLite takes no locks and creates no `-wal` or `-shm` file.
+    ///     Only correct when no other connection has the file open (no `-wal` file exists).
+    ///   - create: Create the file if it does not exist (ignored when read-only).
+    init(path: String?, readOnly: Bool = false, immutable: Bool = false, create: Bool = true) throws(LedgerError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if readOnly {
+        if readOnly || immutable {
             flags |= SQLITE_OPEN_READONLY
         } else {
             flags |= SQLITE_OPEN_READWRITE
             if create { flags |= SQLITE_OPEN_CREATE }
         }
         if path == nil { flags |= SQLITE_OPEN_MEMORY }
+        var name = path ?? ":memory:"
+        if let path, immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
         var raw: OpaquePointer?
-        let rc = sqlite3_open_v2(path ?? ":memory:", &raw, flags, nil)
+        let rc = sqlite3_open_v2(name, &raw, flags, nil)
         guard rc == SQLITE_OK, let raw else {
             let error = LedgerError.sqlite(rc, database: raw, path: path, context: "Opening the database")
             sqlite3_close_v2(raw)  // sqlite3_open_v2 may allocate a handle even when it fails
@@ -40,6 +47,20 @@ final class Connection: @unchecked Sendable {
         self.handle = raw
         self.path = path
         self.cache = Array(repeating: nil, count: LedgerSQL.allCases.count)
+    }
+
+    /// `path` with the characters that are special in an SQLite URI (`%`, `?`, `#`) percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 
     deinit {
@@ -71,9 +92,12 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Runs one or more SQL statements that return no rows (schema scripts, pragmas), without caching them.
-    func execute(_ sql: String) throws(LedgerError) {
+    /// - Parameters:
+    ///   - sql: The statements.
+    ///   - context: What is being done, for the error message (default: the SQL text).
+    func execute(_ sql: String, context: String? = nil) throws(LedgerError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
-        guard rc == SQLITE_OK else { throw error(rc, "Running \(sql)") }
+        guard rc == SQLITE_OK else { throw error(rc, context ?? sql) }
     }
 
     /// Runs a one-off query and returns every row's first column as text (used for pragmas and checks).

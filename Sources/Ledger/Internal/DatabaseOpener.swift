@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Opens a Ledger database file: checks it without modifying it, then configures it and brings its schema up to
 /// date in one transaction.
 ///
@@ -42,8 +44,14 @@ enum DatabaseOpener {
     }
 
     /// Checks an existing file through a read-only connection: identity, schema version and integrity.
+    ///
+    /// Without a `-wal` file no other connection has the file open (SQLite creates it when opening a WAL database),
+    /// and the file alone holds the whole database: it is read with `immutable=1`, so a refused file is left exactly
+    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` file, a plain read-only connection
+    /// reads the file and its log (it can never write the database).
     private static func validate(path: String, options: LedgerOptions) throws(LedgerError) {
-        let connection = try Connection(path: path, readOnly: true)
+        let logExists = FileManager.default.fileExists(atPath: path + "-wal")
+        let connection = try Connection(path: path, readOnly: true, immutable: !logExists)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         _ = try identity(of: connection, path: path)
         guard options.checksIntegrityOnOpen else { return }
@@ -92,7 +100,7 @@ enum DatabaseOpener {
             var version: Int
             switch try identity(of: connection, path: path) {
             case .new:
-                try connection.execute(Schema.version1)
+                try connection.execute(Schema.version1, context: "Creating the schema")
                 version = 1
             case .ledger(let existing):
                 version = existing
@@ -100,13 +108,14 @@ enum DatabaseOpener {
             let start = version
             while version < Schema.currentVersion {
                 do {
-                    try connection.execute(Schema.migrations[version - 1])
+                    try connection.execute(
+                        Schema.migrations[version - 1], context: "Migration step \(version) -> \(version + 1)")
                 } catch {
                     throw LedgerError(
                         code: .migrationFailed,
                         detail: "Migrating \(path.map { "'\($0)'" } ?? "the in-memory database") from schema version "
-                            + "\(start) to \(Schema.currentVersion) failed at step \(version) -> \(version + 1): "
-                            + "\(error.detail) The migration was rolled back; the file still has version \(start).",
+                            + "\(start) to \(Schema.currentVersion) failed. \(error.detail) The migration was rolled "
+                            + "back; the file still has schema version \(start).",
                         path: path, sqliteExtendedCode: error.sqliteExtendedCode)
                 }
                 version += 1

@@ -50,8 +50,9 @@ extension LedgerError {
     static func advice(for code: Code) -> String {
         switch code {
         case .corrupt:
-            return "The database file is damaged. It has not been modified, reset or deleted: move it aside "
-                + "(keep it for inspection) and restore the most recent backup, or start from a new path."
+            return "The database file is damaged; Ledger never resets or deletes it. Stop using it, move it aside "
+                + "together with its '-wal' and '-shm' files (keep them for inspection), and restore the most recent "
+                + "backup or start from a new path."
         case .notADatabase:
             return "The file is not an SQLite database; check the path. The file has not been modified."
         case .busy:
