@@ -201,6 +201,17 @@ public final class LedgerDatabase: Sendable {
                 let (lost, lostResult) = Self.rollbackSavepoint(&state)
                 return (.failure(error), lost, lostResult)
             }
+            guard connection.isInTransaction else {
+                // SQLite rolled the whole transaction back after an error the body caught: the group is lost.
+                let pending = state.pendingWrites + 1
+                let lost = Self.abandonGroup(&state)
+                let error = LedgerError(
+                    code: .transactionAborted,
+                    detail: "SQLite rolled back the group transaction on \(Self.describe(connection.path)) after an "
+                        + "error that the write body caught; none of its \(pending) pending writes was applied.",
+                    path: connection.path)
+                return (.failure(error), lost, .failure(error))
+            }
             if !opensGroup {
                 do {
                     try connection.run(.releaseSavepoint)
@@ -208,16 +219,6 @@ public final class LedgerDatabase: Sendable {
                     let (lost, lostResult) = Self.rollbackSavepoint(&state)
                     return (.failure(error), lost, lostResult)
                 }
-            }
-            guard connection.isInTransaction else {
-                // SQLite rolled the whole transaction back after an error the body caught: the group is lost.
-                let lost = Self.abandonGroup(&state)
-                let error = LedgerError(
-                    code: .transactionAborted,
-                    detail: "SQLite rolled back the group transaction on \(Self.describe(connection.path)) after an "
-                        + "error that the write body caught; none of its \(lost.count + 1) pending writes was applied.",
-                    path: connection.path)
-                return (.failure(error), lost, .failure(error))
             }
             state.pendingWrites += 1
             if let completion { state.completions.append(completion) }
@@ -241,6 +242,11 @@ public final class LedgerDatabase: Sendable {
 
     /// The number of group writes applied but not yet committed.
     var pendingGroupWrites: Int { state.withLock { $0.pendingWrites } }
+
+    /// Runs `body` with the connection, holding the mutex (for tests that need raw SQL).
+    func withConnection<R: Sendable>(_ body: (Connection) throws(LedgerError) -> R) throws(LedgerError) -> R {
+        try state.withLock { (state) throws(LedgerError) -> R in try body(state.connection) }
+    }
 
     // MARK: Helpers (called with the mutex held)
 
