@@ -92,8 +92,8 @@ public final class LedgerDatabase: Sendable {
     deinit {
         // Commit writes still pending in a group (they were never acknowledged, so this is a courtesy) and tell
         // their completions the outcome.
-        let (completions, result) = state.withLock { state in Self.commitGroup(&state) }
-        for completion in completions { completion(result) }
+        let outcome = state.withLock { state in Self.commitGroup(&state) }
+        try? outcome.finish()
     }
 
     // MARK: Transactions
@@ -107,50 +107,12 @@ public final class LedgerDatabase: Sendable {
     /// - Returns: What `body` returned.
     /// - Throws: Whatever `body` threw (unchanged), or a ``LedgerError``.
     public func write<R>(_ body: (borrowing LedgerWriteTransaction) throws -> R) throws -> R {
-        let (outcome, completions, groupResult) = state.withLock {
-            (state) -> (Result<R, any Error>, [Completion], Result<Void, LedgerError>) in
-            let connection = state.connection
-            let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
-            let result: R
-            if state.pendingWrites > 0 {
-                // Join the pending group in a savepoint, then commit the whole group.
-                do {
-                    try connection.run(.savepoint)
-                } catch {
-                    return (.failure(error), [], .success(()))
-                }
-                do {
-                    result = try body(transaction)
-                } catch {
-                    let (lost, lostResult) = Self.rollbackSavepoint(&state)
-                    return (.failure(error), lost, lostResult)
-                }
-                let (completions, committed) = Self.commitGroup(&state)
-                switch committed {
-                case .success: return (.success(result), completions, committed)
-                case .failure(let error): return (.failure(error), completions, committed)
-                }
-            }
-            do {
-                try connection.run(.beginImmediate)
-            } catch {
-                return (.failure(error), [], .success(()))
-            }
-            do {
-                result = try body(transaction)
-            } catch {
-                Self.rollback(connection)
-                return (.failure(error), [], .success(()))
-            }
-            do {
-                try Self.commit(connection)
-            } catch {
-                return (.failure(error), [], .success(()))
-            }
-            return (.success(result), [], .success(()))
+        var result: R?
+        let outcome = state.withLock { state in
+            Self.performWrite(&state) { transaction in result = try body(transaction) }
         }
-        for completion in completions { completion(groupResult) }
-        return try outcome.get()
+        try outcome.finish()
+        return result!  // set: finish() throws unless the body ran to completion
     }
 
     /// Runs `body` with a consistent read-only view of the database.
@@ -177,67 +139,21 @@ public final class LedgerDatabase: Sendable {
     func groupWrite<R>(
         commitEvery: Int, completion: Completion?, _ body: (borrowing LedgerWriteTransaction) throws -> R
     ) throws -> R {
-        let (outcome, completions, groupResult) = state.withLock {
-            (state) -> (Result<R, any Error>, [Completion], Result<Void, LedgerError>) in
-            let connection = state.connection
-            let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
-            let opensGroup = state.pendingWrites == 0
-            do {
-                // The first write of a group runs in the group's transaction itself (if it throws, the whole
-                // transaction is rolled back, which holds nothing else); later ones in a savepoint, so that a
-                // throwing body undoes only its own changes.
-                try connection.run(opensGroup ? .beginImmediate : .savepoint)
-            } catch {
-                return (.failure(error), [], .success(()))
-            }
-            let result: R
-            do {
+        var result: R?
+        let outcome = state.withLock { state in
+            Self.performGroupWrite(&state, commitEvery: commitEvery, completion: completion) { transaction in
                 result = try body(transaction)
-            } catch {
-                guard !opensGroup else {
-                    Self.rollback(connection)
-                    return (.failure(error), [], .success(()))
-                }
-                let (lost, lostResult) = Self.rollbackSavepoint(&state)
-                return (.failure(error), lost, lostResult)
-            }
-            guard connection.isInTransaction else {
-                // SQLite rolled the whole transaction back after an error the body caught: the group is lost.
-                let pending = state.pendingWrites + 1
-                let lost = Self.abandonGroup(&state)
-                let error = LedgerError(
-                    code: .transactionAborted,
-                    detail: "SQLite rolled back the group transaction on \(Self.describe(connection.path)) after an "
-                        + "error that the write body caught; none of its \(pending) pending writes was applied.",
-                    path: connection.path)
-                return (.failure(error), lost, .failure(error))
-            }
-            if !opensGroup {
-                do {
-                    try connection.run(.releaseSavepoint)
-                } catch {
-                    let (lost, lostResult) = Self.rollbackSavepoint(&state)
-                    return (.failure(error), lost, lostResult)
-                }
-            }
-            state.pendingWrites += 1
-            if let completion { state.completions.append(completion) }
-            guard state.pendingWrites >= commitEvery else { return (.success(result), [], .success(())) }
-            let (completions, committed) = Self.commitGroup(&state)
-            switch committed {
-            case .success: return (.success(result), completions, committed)
-            case .failure(let error): return (.failure(error), completions, committed)
             }
         }
-        for completion in completions { completion(groupResult) }
-        return try outcome.get()
+        try outcome.finish()
+        return result!  // set: finish() throws unless the body ran to completion
     }
 
     /// Commits the pending group, if any.
     func flushGroup() throws(LedgerError) {
-        let (completions, result) = state.withLock { state in Self.commitGroup(&state) }
-        for completion in completions { completion(result) }
-        try result.get()
+        let outcome = state.withLock { state in Self.commitGroup(&state) }
+        for completion in outcome.completions { completion(outcome.groupResult) }
+        try outcome.groupResult.get()
     }
 
     /// The number of group writes applied but not yet committed.
@@ -250,24 +166,146 @@ public final class LedgerDatabase: Sendable {
 
     // MARK: Helpers (called with the mutex held)
 
+    /// What a write did under the mutex; ``finish()`` completes it once the mutex is released. Not generic, so that
+    /// the locked section needs no per-call type metadata.
+    struct Outcome: Sendable {
+        /// The error to throw (from the body or from SQLite), if any.
+        var error: (any Error)?
+        /// Completions of group writes whose fate was decided, in write order.
+        var completions: [Completion] = []
+        /// What to tell them.
+        var groupResult: Result<Void, LedgerError> = .success(())
+
+        init(
+            error: (any Error)? = nil, completions: [Completion] = [],
+            groupResult: Result<Void, LedgerError> = .success(())
+        ) {
+            self.error = error
+            self.completions = completions
+            self.groupResult = groupResult
+        }
+
+        /// Calls the completions, then throws the error if there is one.
+        func finish() throws {
+            for completion in completions { completion(groupResult) }
+            if let error { throw error }
+        }
+    }
+
+    /// A plain write: its own transaction, or (with a group pending) a savepoint in the group's transaction followed
+    /// by a commit of the whole group.
+    private static func performWrite(
+        _ state: inout State, _ body: (borrowing LedgerWriteTransaction) throws -> Void
+    ) -> Outcome {
+        let connection = state.connection
+        let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
+        if state.pendingWrites > 0 {
+            do {
+                try connection.run(.savepoint)
+            } catch {
+                return Outcome(error: error)
+            }
+            do {
+                try body(transaction)
+            } catch {
+                var outcome = rollbackSavepoint(&state)
+                outcome.error = error
+                return outcome
+            }
+            var outcome = commitGroup(&state)
+            if case .failure(let error) = outcome.groupResult { outcome.error = error }
+            return outcome
+        }
+        do {
+            try connection.run(.beginImmediate)
+        } catch {
+            return Outcome(error: error)
+        }
+        do {
+            try body(transaction)
+        } catch {
+            rollback(connection)
+            return Outcome(error: error)
+        }
+        do {
+            try commit(connection)
+        } catch {
+            return Outcome(error: error)
+        }
+        return Outcome()
+    }
+
+    /// A group write: applied in the open group transaction, committed with the group.
+    private static func performGroupWrite(
+        _ state: inout State, commitEvery: Int, completion: Completion?,
+        _ body: (borrowing LedgerWriteTransaction) throws -> Void
+    ) -> Outcome {
+        let connection = state.connection
+        let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
+        let opensGroup = state.pendingWrites == 0
+        do {
+            // The first write of a group runs in the group's transaction itself (if it throws, the whole
+            // transaction is rolled back, which holds nothing else); later ones in a savepoint, so that a
+            // throwing body undoes only its own changes.
+            try connection.run(opensGroup ? .beginImmediate : .savepoint)
+        } catch {
+            return Outcome(error: error)
+        }
+        do {
+            try body(transaction)
+        } catch {
+            guard !opensGroup else {
+                rollback(connection)
+                return Outcome(error: error)
+            }
+            var outcome = rollbackSavepoint(&state)
+            outcome.error = error
+            return outcome
+        }
+        guard connection.isInTransaction else {
+            // SQLite rolled the whole transaction back after an error the body caught: the group is lost.
+            let pending = state.pendingWrites + 1
+            let error = LedgerError(
+                code: .transactionAborted,
+                detail: "SQLite rolled back the group transaction on \(describe(connection.path)) after an error "
+                    + "that the write body caught; none of its \(pending) pending writes was applied.",
+                path: connection.path)
+            return Outcome(error: error, completions: abandonGroup(&state), groupResult: .failure(error))
+        }
+        if !opensGroup {
+            do {
+                try connection.run(.releaseSavepoint)
+            } catch {
+                var outcome = rollbackSavepoint(&state)
+                outcome.error = error
+                return outcome
+            }
+        }
+        state.pendingWrites += 1
+        if let completion { state.completions.append(completion) }
+        guard state.pendingWrites >= commitEvery else { return Outcome() }
+        var outcome = commitGroup(&state)
+        if case .failure(let error) = outcome.groupResult { outcome.error = error }
+        return outcome
+    }
+
     /// Undoes the changes made since the last `SAVEPOINT` and leaves the savepoint; the group stays pending. If
     /// SQLite already rolled the whole transaction back, the group is lost and its completions are failed.
-    private static func rollbackSavepoint(_ state: inout State) -> ([Completion], Result<Void, LedgerError>) {
+    private static func rollbackSavepoint(_ state: inout State) -> Outcome {
         let connection = state.connection
         if connection.isInTransaction,
             (try? connection.run(.rollbackToSavepoint)) != nil,
             (try? connection.run(.releaseSavepoint)) != nil
         {
-            return ([], .success(()))
+            return Outcome()
         }
         // Could not undo just the savepoint: undo the whole group rather than commit half a write.
-        let lost = abandonGroup(&state)
         let error = LedgerError(
             code: .transactionAborted,
             detail: "The group transaction on \(describe(connection.path)) had to be rolled back after a write body "
                 + "failed; none of its pending writes was applied.",
             path: connection.path)
-        return (lost, .failure(error))
+        return Outcome(completions: abandonGroup(&state), groupResult: .failure(error))
     }
 
     /// Rolls back the open group transaction and hands back the completions of the lost writes.
@@ -285,16 +323,16 @@ public final class LedgerDatabase: Sendable {
 
     /// Commits the open group transaction and hands back its completions and the outcome. Does nothing when no
     /// group is pending.
-    private static func commitGroup(_ state: inout State) -> ([Completion], Result<Void, LedgerError>) {
-        guard state.pendingWrites > 0 else { return ([], .success(())) }
+    private static func commitGroup(_ state: inout State) -> Outcome {
+        guard state.pendingWrites > 0 else { return Outcome() }
         let completions = state.completions
         state.completions = []
         state.pendingWrites = 0
         do {
             try commit(state.connection)
-            return (completions, .success(()))
+            return Outcome(completions: completions)
         } catch {
-            return (completions, .failure(error))
+            return Outcome(completions: completions, groupResult: .failure(error))
         }
     }
 

@@ -17,10 +17,27 @@ public struct LedgerWriteTransaction: ~Copyable {
     ///   - key: The key, unique within the collection; compared by its UTF-8 bytes.
     ///   - collection: The collection's name; collections need no declaration.
     /// - Throws: ``LedgerError`` if SQLite fails.
+    @inlinable
     public func put(_ value: some Sequence<UInt8>, forKey key: String, in collection: String) throws(LedgerError) {
-        try withBytes(value) { (bytes) throws(LedgerError) in
-            try store.put(bytes, key: key, collection: collection)
+        // Inlinable so that the caller's sequence type is specialized: no generic dispatch per write.
+        let inPlace = value.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(LedgerError) in try putBytes(UnsafeRawBufferPointer(buffer), forKey: key, in: collection)
+            }
         }
+        if let inPlace { return try inPlace.get() }
+        try putBytes(Array(value), forKey: key, in: collection)
+    }
+
+    /// Stores `bytes` under `key` in `collection` (the non-generic part of ``put(_:forKey:in:)``).
+    @usableFromInline
+    func putBytes(_ bytes: UnsafeRawBufferPointer, forKey key: String, in collection: String) throws(LedgerError) {
+        try store.put(bytes, key: key, collection: collection)
+    }
+
+    /// Stores a copy of `bytes` (for sequences that are not contiguous).
+    @usableFromInline
+    func putBytes(_ bytes: [UInt8], forKey key: String, in collection: String) throws(LedgerError) {
+        try withBytes(bytes) { (raw) throws(LedgerError) in try store.put(raw, key: key, collection: collection) }
     }
 
     /// Removes the value under `key` in `collection`.
@@ -91,8 +108,25 @@ public struct LedgerWriteTransaction: ~Copyable {
     /// - Returns: The entry's sequence number, greater than every sequence ever handed out in this database.
     /// - Throws: ``LedgerError`` if SQLite fails.
     @discardableResult
+    @inlinable
     public func appendLog(_ payload: some Sequence<UInt8>, to name: String) throws(LedgerError) -> Int64 {
-        try withBytes(payload) { (bytes) throws(LedgerError) in try store.appendLog(bytes, name: name) }
+        let inPlace = payload.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(LedgerError) in try appendLogBytes(UnsafeRawBufferPointer(buffer), to: name) }
+        }
+        if let inPlace { return try inPlace.get() }
+        return try appendLogBytes(Array(payload), to: name)
+    }
+
+    /// Appends `bytes` to the log `name` (the non-generic part of ``appendLog(_:to:)``).
+    @usableFromInline
+    func appendLogBytes(_ bytes: UnsafeRawBufferPointer, to name: String) throws(LedgerError) -> Int64 {
+        try store.appendLog(bytes, name: name)
+    }
+
+    /// Appends a copy of `bytes` (for sequences that are not contiguous).
+    @usableFromInline
+    func appendLogBytes(_ bytes: [UInt8], to name: String) throws(LedgerError) -> Int64 {
+        try withBytes(bytes) { (raw) throws(LedgerError) in try store.appendLog(raw, name: name) }
     }
 
     /// Removes the entries of the log `name` whose sequence is at most `sequence` (compaction). Their sequence
