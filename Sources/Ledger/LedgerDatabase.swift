@@ -1,6 +1,18 @@
 internal import Foundation
 internal import Synchronization
 
+#if canImport(Glibc)
+    internal import Glibc
+
+    /// An identifier of the calling thread.
+    private func currentThreadID() -> UInt { UInt(pthread_self()) }
+#elseif canImport(Darwin)
+    internal import Darwin
+
+    /// An identifier of the calling thread.
+    private func currentThreadID() -> UInt { UInt(bitPattern: pthread_self()) }
+#endif
+
 /// Durable state in one SQLite file: named collections of keyed byte values, a meta key/value table, append-only
 /// logs and delivery records, read and written in transactions.
 ///
@@ -23,7 +35,8 @@ internal import Synchronization
 /// callers obtained the mutex. That is the invariant that makes sharing the connection safe: the connection, its
 /// cached statements and the transaction values handed to bodies are used only while the mutex is held, and the
 /// transaction values are non-copyable and borrowed, so they cannot escape. Calls block the calling thread (including
-/// the time of an `fsync`). A body must not call back into the same database (the mutex is not recursive).
+/// the time of an `fsync`). A body that calls back into the same database gets ``LedgerError/Code/reentrantCall``
+/// (use the transaction it was given instead).
 ///
 /// **Files.** Besides the database file SQLite keeps `<path>-wal` and `<path>-shm` beside it; copy or move all three
 /// together. A damaged, truncated or foreign file, or one from a newer release, is refused with a ``LedgerError``
@@ -38,6 +51,12 @@ public final class LedgerDatabase: Sendable {
     public let options: LedgerOptions
 
     private let state: Mutex<State>
+    /// The thread holding `state`'s lock (0 when none), to turn a body's call back into the database into an error
+    /// instead of a deadlock. Only compared with the caller's own thread id, which that thread always sees up to
+    /// date, so relaxed ordering suffices.
+    private let lockOwner = Atomic<UInt>(0)
+    /// A copy of `State.pendingWrites`, written under the lock, readable without it.
+    private let pendingCount = Atomic<Int>(0)
 
     /// A completion registered by a group write.
     typealias Completion = @Sendable (Result<Void, LedgerError>) -> Void
@@ -93,7 +112,7 @@ public final class LedgerDatabase: Sendable {
         // Commit writes still pending in a group (they were never acknowledged, so this is a courtesy) and tell
         // their completions the outcome.
         let outcome = state.withLock { state in Self.commitGroup(&state) }
-        try? outcome.finish()
+        try? outcome.finish()  // completions learn the result; deinit cannot throw
     }
 
     // MARK: Transactions
@@ -108,7 +127,7 @@ public final class LedgerDatabase: Sendable {
     /// - Throws: Whatever `body` threw (unchanged), or a ``LedgerError``.
     public func write<R>(_ body: (borrowing LedgerWriteTransaction) throws -> R) throws -> R {
         var result: R?
-        let outcome = state.withLock { state in
+        let outcome = try locked { state in
             Self.performWrite(&state) { transaction in result = try body(transaction) }
         }
         try outcome.finish()
@@ -122,7 +141,10 @@ public final class LedgerDatabase: Sendable {
     /// - Returns: What `body` returned.
     /// - Throws: Whatever `body` threw (unchanged), or a ``LedgerError``.
     public func read<R>(_ body: (borrowing LedgerReadTransaction) throws -> R) throws -> R {
-        try state.withLock { state in
+        try checkNotReentrant()
+        return try state.withLock { state in
+            lockOwner.store(currentThreadID(), ordering: .relaxed)
+            defer { lockOwner.store(0, ordering: .relaxed) }
             let connection = state.connection
             let transaction = LedgerReadTransaction(store: LedgerStore(connection: connection))
             if connection.isInTransaction { return try body(transaction) }
@@ -140,7 +162,7 @@ public final class LedgerDatabase: Sendable {
         commitEvery: Int, completion: Completion?, _ body: (borrowing LedgerWriteTransaction) throws -> R
     ) throws -> R {
         var result: R?
-        let outcome = state.withLock { state in
+        let outcome = try locked { state in
             Self.performGroupWrite(&state, commitEvery: commitEvery, completion: completion) { transaction in
                 result = try body(transaction)
             }
@@ -151,17 +173,41 @@ public final class LedgerDatabase: Sendable {
 
     /// Commits the pending group, if any.
     func flushGroup() throws(LedgerError) {
-        let outcome = state.withLock { state in Self.commitGroup(&state) }
+        let outcome = try locked { state in Self.commitGroup(&state) }
         for completion in outcome.completions { completion(outcome.groupResult) }
         try outcome.groupResult.get()
     }
 
     /// The number of group writes applied but not yet committed.
-    var pendingGroupWrites: Int { state.withLock { $0.pendingWrites } }
+    var pendingGroupWrites: Int { pendingCount.load(ordering: .relaxed) }
 
     /// Runs `body` with the connection, holding the mutex (for tests that need raw SQL).
     func withConnection<R: Sendable>(_ body: (Connection) throws(LedgerError) -> R) throws(LedgerError) -> R {
-        try state.withLock { (state) throws(LedgerError) -> R in try body(state.connection) }
+        try checkNotReentrant()
+        return try state.withLock { (state) throws(LedgerError) -> R in try body(state.connection) }
+    }
+
+    /// Runs `work` holding the lock, after checking that this thread does not hold it already.
+    private func locked(_ work: (inout State) -> Outcome) throws(LedgerError) -> Outcome {
+        try checkNotReentrant()
+        return state.withLock { state in
+            lockOwner.store(currentThreadID(), ordering: .relaxed)
+            defer {
+                pendingCount.store(state.pendingWrites, ordering: .relaxed)
+                lockOwner.store(0, ordering: .relaxed)
+            }
+            return work(&state)
+        }
+    }
+
+    /// Throws instead of deadlocking when a body calls back into the database it runs in.
+    private func checkNotReentrant() throws(LedgerError) {
+        guard lockOwner.load(ordering: .relaxed) == currentThreadID() else { return }
+        throw LedgerError(
+            code: .reentrantCall,
+            detail: "A transaction body on \(Self.describe(path)) called back into the same database (read, write, "
+                + "group write or flush). Use the transaction passed to the body instead.",
+            path: path)
     }
 
     // MARK: Helpers (called with the mutex held)

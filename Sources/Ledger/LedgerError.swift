@@ -21,6 +21,7 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             case typeMismatch = 11
             case transactionAborted = 12
             case sqliteFailure = 13
+            case reentrantCall = 14
         }
 
         private let backing: Backing
@@ -64,6 +65,9 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let transactionAborted = Code(.transactionAborted)
         /// 13: any other SQLite failure; ``LedgerError/sqliteExtendedCode`` holds SQLite's extended result code.
         public static let sqliteFailure = Code(.sqliteFailure)
+        /// 14: a transaction body called back into the database it runs in (``LedgerDatabase/read(_:)``,
+        /// ``LedgerDatabase/write(_:)``, a group write or a flush); use the transaction passed to the body instead.
+        public static let reentrantCall = Code(.reentrantCall)
     }
 
     /// What went wrong, as a stable code.
