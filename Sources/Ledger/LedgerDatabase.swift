@@ -210,7 +210,7 @@ public final class LedgerDatabase: Sendable {
             path: path)
     }
 
-    // MARK: Helpers (called with the mutex held)
+    // MARK: Internals (called with the mutex held)
 
     /// What a write did under the mutex; ``finish()`` completes it once the mutex is released. Not generic, so that
     /// the locked section needs no per-call type metadata.

@@ -58,6 +58,20 @@ import Testing
         #expect(error?.detail.contains("in-memory database") == true)
     }
 
+    @Test func valueLargerThanTheLimitIsRefusedAndNothingIsApplied() throws {
+        let db = try LedgerDatabase.inMemory()
+        try db.withConnection { connection throws(LedgerError) in connection.limitLength(to: 1000) }
+        let error = #expect(throws: LedgerError(code: .sqliteFailure)) {
+            try db.write { txn in
+                try txn.put([1], forKey: "small", in: "c")
+                try txn.put([UInt8](repeating: 0, count: 5000), forKey: "big", in: "c")
+            }
+        }
+        #expect(error?.sqliteExtendedCode == 18)  // SQLITE_TOOBIG
+        #expect(error?.detail.contains("too big") == true)
+        #expect(try db.read { txn in try txn.count(in: "c") } == 0)
+    }
+
     @Test func statementsAreCachedAndReused() throws {
         let connection = try Connection(path: nil)
         try connection.execute(Schema.version1)

@@ -123,6 +123,11 @@ final class Connection: @unchecked Sendable {
     /// The rowid of the most recent successful INSERT.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Lowers the largest string or blob this connection accepts (SQLite's default is 1,000,000,000 bytes).
+    func limitLength(to bytes: Int32) {
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, bytes)
+    }
+
     /// Sets the time SQLite retries a locked database before failing with `SQLITE_BUSY`.
     func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)

@@ -39,6 +39,7 @@ enum DatabaseOpener {
     /// Opens a private in-memory database with the current schema.
     static func openInMemory(options: LedgerOptions) throws(LedgerError) -> Connection {
         let connection = try Connection(path: nil)
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         try migrate(connection, path: nil)
         return connection
     }

@@ -8,9 +8,10 @@ extension LedgerError {
     ///   - database: The connection (`sqlite3 *`), for the message and the file name; may be `nil` if opening failed.
     ///   - path: The file name to report when `database` cannot say.
     ///   - context: What was being done, e.g. the SQL statement.
+    ///   - usesConnectionMessage: Whether the connection's current message describes this failure.
     @inline(never)
     static func sqlite(
-        _ rc: Int32, database: OpaquePointer?, path: String? = nil, context: String,
+        _ rc: Int32, database: OpaquePointer?, path: String? = nil, context: String, usesConnectionMessage: Bool = true,
         file: String = #fileID, line: UInt = #line
     ) -> LedgerError {
         let code = Self.code(forSQLite: rc)
@@ -20,7 +21,7 @@ extension LedgerError {
             location = text.isEmpty ? nil : text
         }
         var message = String(cString: sqlite3_errstr(rc))
-        if let database, let current = sqlite3_errmsg(database) {
+        if usesConnectionMessage, let database, let current = sqlite3_errmsg(database) {
             let text = String(cString: current)
             if text != message && text != "not an error" { message += ": " + text }
         }

@@ -239,7 +239,7 @@ struct LedgerStore {
         }.get()
     }
 
-    // MARK: Helpers
+    // MARK: Internals
 
     /// Refuses to write outside a transaction. SQLite rolls a transaction back by itself after some errors (a full
     /// disk, an I/O error); if the body caught that error and went on, its next statements would otherwise run in

@@ -9,6 +9,9 @@ final class Statement {
     private let handle: OpaquePointer
     /// The SQL text, kept for error messages.
     let sql: String
+    /// The first failure of a `sqlite3_bind_*` call since the last reset, reported by the next step instead of
+    /// running the statement with a missing parameter.
+    private var bindFailure: Int32 = SQLITE_OK
 
     /// Compiles `sql` on `connection`.
     init(connection: Connection, sql: String) throws(LedgerError) {
@@ -31,50 +34,68 @@ final class Statement {
 
     /// Binds a 64-bit integer to the 1-based parameter `index`.
     func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+        record(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds a double to the 1-based parameter `index`.
     func bind(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
+        record(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds UTF-8 text without copying. The bytes must stay valid until ``reset()``.
     func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32) {
-        if let base = utf8.baseAddress, !utf8.isEmpty {
-            sqlite3_bind_text(
-                handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                Int32(utf8.count), CSQLite_static())
-        } else {
+        guard let base = utf8.baseAddress, !utf8.isEmpty else {
             // A nil pointer would bind NULL; an empty string is a zero-length text value.
-            sqlite3_bind_text(handle, index, "", 0, CSQLite_transient())
+            record(sqlite3_bind_text(handle, index, "", 0, CSQLite_transient()))
+            return
         }
+        guard let count = Int32(exactly: utf8.count) else { return record(SQLITE_TOOBIG) }
+        let text = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        record(sqlite3_bind_text(handle, index, text, count, CSQLite_static()))
     }
 
     /// Binds a blob without copying. The bytes must stay valid until ``reset()``.
     func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
-        if let base = bytes.baseAddress, !bytes.isEmpty {
-            sqlite3_bind_blob(handle, index, base, Int32(bytes.count), CSQLite_static())
-        } else {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
             // A nil pointer would bind NULL; an empty value is a zero-length blob.
-            sqlite3_bind_zeroblob(handle, index, 0)
+            record(sqlite3_bind_zeroblob(handle, index, 0))
+            return
         }
+        guard let count = Int32(exactly: bytes.count) else { return record(SQLITE_TOOBIG) }
+        record(sqlite3_bind_blob(handle, index, base, count, CSQLite_static()))
+    }
+
+    /// Remembers the first failed bind (for example `SQLITE_TOOBIG`) until the next reset.
+    private func record(_ rc: Int32) {
+        if rc != SQLITE_OK && bindFailure == SQLITE_OK { bindFailure = rc }
     }
 
     // MARK: Stepping
 
+    /// Steps once, unless a bind failed: then returns that failure without running the statement.
+    private func stepOnce() -> Int32 {
+        bindFailure == SQLITE_OK ? sqlite3_step(handle) : bindFailure
+    }
+
+    /// The error for result code `rc` of this statement.
+    private func failure(_ rc: Int32) -> LedgerError {
+        // A failed bind may not have set the connection's message; only a failed step certainly did.
+        LedgerError.sqlite(rc, database: database, context: sql, usesConnectionMessage: bindFailure == SQLITE_OK)
+    }
+
     /// Runs the statement one step. Returns `true` when a row is available, `false` when the statement is done.
     func step() throws(LedgerError) -> Bool {
-        let rc = sqlite3_step(handle)
+        let rc = stepOnce()
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw LedgerError.sqlite(rc, database: database, context: sql)
+        throw failure(rc)
     }
 
     /// Makes the statement ready to run again and drops its parameter bindings (which may point at freed memory).
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        bindFailure = SQLITE_OK
     }
 
     /// Whether the statement is part-way through its rows (stepped, not yet reset).
@@ -83,18 +104,18 @@ final class Statement {
     /// Steps a statement that returns no rows to completion, then resets it.
     func runToCompletion() -> Result<Void, LedgerError> {
         defer { reset() }
-        let rc = sqlite3_step(handle)
+        let rc = stepOnce()
         if rc == SQLITE_DONE || rc == SQLITE_ROW { return .success(()) }
-        return .failure(LedgerError.sqlite(rc, database: database, context: sql))
+        return .failure(failure(rc))
     }
 
     /// Steps once and reads the first row with `read` (`nil` when there is none), then resets the statement.
     func firstRow<T>(_ read: (Statement) -> T) -> Result<T?, LedgerError> {
         defer { reset() }
-        let rc = sqlite3_step(handle)
+        let rc = stepOnce()
         if rc == SQLITE_ROW { return .success(read(self)) }
         if rc == SQLITE_DONE { return .success(nil) }
-        return .failure(LedgerError.sqlite(rc, database: database, context: sql))
+        return .failure(failure(rc))
     }
 
     /// Reads every row with `read`, then resets the statement.
@@ -102,13 +123,13 @@ final class Statement {
         defer { reset() }
         var rows: [T] = []
         while true {
-            let rc = sqlite3_step(handle)
+            let rc = stepOnce()
             if rc == SQLITE_ROW {
                 rows.append(read(self))
             } else if rc == SQLITE_DONE {
                 return .success(rows)
             } else {
-                return .failure(LedgerError.sqlite(rc, database: database, context: sql))
+                return .failure(failure(rc))
             }
         }
     }
