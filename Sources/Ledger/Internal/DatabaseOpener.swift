@@ -1,0 +1,142 @@
+internal import Foundation
+
+/// Opens a Ledger database file: checks it without modifying it, then configures it and brings its schema up to
+/// date in one transaction.
+///
+/// Order matters for "refused files are not modified": the header is checked by reading bytes, then a read-only
+/// connection (which cannot write the file) reads the identity, the schema version and runs `PRAGMA quick_check`.
+/// Only then is a read-write connection opened and switched to WAL (the first write to the file).
+enum DatabaseOpener {
+    /// What the identity pragmas say about a database.
+    private enum Identity {
+        /// No tables, no application id, version 0: a new (or empty) file to initialize.
+        case new
+        /// A Ledger database at this schema version (1 ... ``Schema/currentVersion``).
+        case ledger(version: Int)
+    }
+
+    /// Opens the file at `path` (absolute) and returns a ready connection.
+    static func open(path: String, options: LedgerOptions) throws(LedgerError) -> Connection {
+        if try FileInspection.inspect(path: path) == .database {
+            try validate(path: path, options: options)
+        }
+        let connection = try Connection(path: path)
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        _ = try identity(of: connection, path: path)  // refuse before the first write if the file changed meanwhile
+        let mode = try connection.textColumn("PRAGMA journal_mode = WAL").first ?? ""
+        guard mode.lowercased() == "wal" else {
+            throw LedgerError(
+                code: .cannotOpen,
+                detail: "'\(path)' could not be switched to write-ahead logging (journal mode is '\(mode)'); "
+                    + "use a local file system that supports shared memory.",
+                path: path)
+        }
+        try connection.execute("PRAGMA synchronous = \(options.synchronous.pragmaValue)")
+        try migrate(connection, path: path)
+        return connection
+    }
+
+    /// Opens a private in-memory database with the current schema.
+    static func openInMemory(options: LedgerOptions) throws(LedgerError) -> Connection {
+        let connection = try Connection(path: nil)
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        try migrate(connection, path: nil)
+        return connection
+    }
+
+    /// Checks an existing file through a read-only connection: identity, schema version and integrity.
+    ///
+    /// Without a `-wal` file no other connection has the file open (SQLite creates it when opening a WAL database),
+    /// and the file alone holds the whole database: it is read with `immutable=1`, so a refused file is left exactly
+    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` file, a plain read-only connection
+    /// reads the file and its log (it can never write the database).
+    private static func validate(path: String, options: LedgerOptions) throws(LedgerError) {
+        let logExists = FileManager.default.fileExists(atPath: path + "-wal")
+        let connection = try Connection(path: path, readOnly: true, immutable: !logExists)
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        _ = try identity(of: connection, path: path)
+        guard options.checksIntegrityOnOpen else { return }
+        let report = try connection.textColumn("PRAGMA quick_check(20)")
+        guard report == ["ok"] else {
+            throw FileInspection.corrupt(path, "PRAGMA quick_check reports: " + report.joined(separator: "; "))
+        }
+    }
+
+    /// Reads the application id, schema version and table count, and refuses files that are not Ledger databases
+    /// or were written by a newer release.
+    private static func identity(of connection: Connection, path: String?) throws(LedgerError) -> Identity {
+        let applicationID = try connection.integer("PRAGMA application_id")
+        let version = try connection.integer("PRAGMA user_version")
+        let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
+        let name = path.map { "'\($0)'" } ?? "The in-memory database"
+        if applicationID == 0 && version == 0 && objects == 0 { return .new }
+        guard applicationID == Schema.applicationID else {
+            throw LedgerError(
+                code: .notALedger,
+                detail: "\(name) is an SQLite database but not a Ledger database (application_id \(applicationID), "
+                    + "user_version \(version), \(objects) schema objects). Check the path; the file has not been "
+                    + "modified.",
+                path: path)
+        }
+        guard version <= Schema.currentVersion else {
+            throw LedgerError(
+                code: .newerSchema,
+                detail: "\(name) has schema version \(version), written by a newer release; this release reads "
+                    + "schema versions 1 to \(Schema.currentVersion). The file has not been modified: open it with "
+                    + "the newer release, or use another path.",
+                path: path)
+        }
+        guard version >= 1 else {
+            throw FileInspection.corrupt(
+                path ?? ":memory:", "it is marked as a Ledger database but has no schema version")
+        }
+        return .ledger(version: Int(version))
+    }
+
+    /// Creates the schema of a new database, or migrates an older one to ``Schema/currentVersion``, in one
+    /// transaction. On failure everything is rolled back and the file keeps its earlier version.
+    private static func migrate(_ connection: Connection, path: String?) throws(LedgerError) {
+        try connection.run(.beginImmediate)
+        do throws(LedgerError) {
+            var version: Int
+            switch try identity(of: connection, path: path) {
+            case .new:
+                try connection.execute(Schema.version1, context: "Creating the schema")
+                version = 1
+            case .ledger(let existing):
+                version = existing
+            }
+            let start = version
+            while version < Schema.currentVersion {
+                do {
+                    try connection.execute(
+                        Schema.migrations[version - 1], context: "Migration step \(version) -> \(version + 1)")
+                } catch {
+                    throw LedgerError(
+                        code: .migrationFailed,
+                        detail: "Migrating \(path.map { "'\($0)'" } ?? "the in-memory database") from schema version "
+                            + "\(start) to \(Schema.currentVersion) failed. \(error.detail) The migration was rolled "
+                            + "back; the file still has schema version \(start).",
+                        path: path, sqliteExtendedCode: error.sqliteExtendedCode)
+                }
+                version += 1
+            }
+            try checkTables(connection, version: version, path: path)
+            try connection.run(.commit)
+        } catch {
+            if connection.isInTransaction { try? connection.run(.rollback) }
+            throw error
+        }
+    }
+
+    /// Refuses a Ledger database that lacks a table its version must have.
+    private static func checkTables(_ connection: Connection, version: Int, path: String?) throws(LedgerError) {
+        let present = Set(try connection.textColumn("SELECT name FROM sqlite_schema WHERE type = 'table'"))
+        let missing = Schema.tables(forVersion: version).subtracting(present).sorted()
+        guard missing.isEmpty else {
+            throw FileInspection.corrupt(
+                path ?? ":memory:",
+                "schema version \(version) requires the tables \(missing.joined(separator: ", ")), which are missing")
+        }
+    }
+}

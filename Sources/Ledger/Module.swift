@@ -1,1 +1,0 @@
-// Module Ledger: see README.md for its place in the package.

@@ -1,1 +1,0 @@
-// Tests for Ledger live in this folder.
