@@ -1,0 +1,20 @@
+import Foundation
+
+/// The JSON file `--json FILE` writes: the machine and every benchmark's report.
+struct ResultsFile: Codable {
+    /// Where and how the run happened.
+    var machine: MachineInfo
+    /// Whether this was a `--quick` smoke run (tiny sizes: the figures mean nothing).
+    var quick: Bool
+    /// The process's peak resident memory at the end of the run, in KiB.
+    var peakResidentKiB: Int?
+    /// The reports, in the order the benchmarks ran.
+    var benchmarks: [BenchmarkReport]
+
+    /// Writes the file, pretty-printed with sorted keys so that diffs between runs stay readable.
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+}
