@@ -14,6 +14,7 @@ struct BenchmarkSuite {
     /// Creates the suite with every area's benchmarks.
     init(options: RunOptions) {
         self.options = options
+        addQueueBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
