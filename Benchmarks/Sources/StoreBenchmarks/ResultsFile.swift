@@ -11,6 +11,19 @@ struct ResultsFile: Codable {
     /// The reports, in the order the benchmarks ran.
     var benchmarks: [BenchmarkReport]
 
+    /// Reads a file written by ``write(to:)``.
+    init(contentsOf path: String) throws {
+        self = try JSONDecoder().decode(ResultsFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Creates the results of a run.
+    init(machine: MachineInfo, quick: Bool, peakResidentKiB: Int?, benchmarks: [BenchmarkReport]) {
+        self.machine = machine
+        self.quick = quick
+        self.peakResidentKiB = peakResidentKiB
+        self.benchmarks = benchmarks
+    }
+
     /// Writes the file, pretty-printed with sorted keys so that diffs between runs stay readable.
     func write(to path: String) throws {
         let encoder = JSONEncoder()

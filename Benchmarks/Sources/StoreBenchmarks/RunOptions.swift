@@ -16,12 +16,14 @@ struct RunOptions {
     var skipLargest = false
     /// List the benchmarks and stop.
     var list = false
+    /// Measure nothing: read this results file and print its table (and write its chart with `--svg`).
+    var replotPath: String?
     /// Internal: run one part of a benchmark in this process and print its figures (`--child NAME ARGS...`).
     var child: (name: String, arguments: [String])?
 
     static let usage = """
         usage: openstorekit-bench [FILTER...] [--json FILE] [--svg FILE] [--quick] [--samples N] [--warmup N]
-                                  [--skip-1e7] [--list]
+                                  [--skip-1e7] [--list] [--replot FILE]
 
           FILTER        run only benchmarks whose name contains FILTER (e.g. queue.pipeline, queue)
           --json FILE   write the results as JSON
@@ -31,6 +33,7 @@ struct RunOptions {
           --warmup N    rounds thrown away before measuring (default 2)
           --skip-1e7    leave out the 10^7 size of queue.scaling (about a minute on a 2-core machine)
           --list        list the benchmarks and exit
+          --replot FILE measure nothing: print the table of a results file (and write its chart with --svg)
 
         Build in release: swift run -c release --package-path Benchmarks openstorekit-bench
         """
@@ -58,6 +61,7 @@ struct RunOptions {
             case "--warmup": warmups = try count(argument)
             case "--skip-1e7": skipLargest = true
             case "--list": list = true
+            case "--replot": replotPath = try value(argument)
             case "--child":
                 child = (try value(argument), Array(rest))
                 rest = []

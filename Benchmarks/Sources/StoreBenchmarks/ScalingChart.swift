@@ -35,13 +35,13 @@ struct ScalingChart {
         caption = "\(machine.cpu), \(machine.cores) cores · \(machine.date.prefix(10)) · \(machine.build) build"
     }
 
-    // Geometry.
+    // Geometry: two panels, one above the other, sharing the size axis.
     private let width = 760.0
-    private let height = 470.0
+    private let height = 560.0
     private let left = 84.0
-    private let right = 676.0
-    private let top = 118.0
-    private let bottom = 400.0
+    private let right = 716.0
+    private let costPanel = (top: 118.0, bottom: 330.0)
+    private let memoryPanel = (top: 372.0, bottom: 482.0)
 
     /// The SVG document.
     func render() -> String {
@@ -56,8 +56,12 @@ struct ScalingChart {
         func x(_ size: Int) -> Double {
             left + (log10(Double(size)) - lowEdge) / (highEdge - lowEdge) * (right - left)
         }
-        func yCost(_ value: Double) -> Double { bottom - value / costTop * (bottom - top) }
-        func yMemory(_ value: Double) -> Double { bottom - value / memoryTop * (bottom - top) }
+        func yCost(_ value: Double) -> Double {
+            costPanel.bottom - value / costTop * (costPanel.bottom - costPanel.top)
+        }
+        func yMemory(_ value: Double) -> Double {
+            memoryPanel.bottom - value / memoryTop * (memoryPanel.bottom - memoryPanel.top)
+        }
 
         let costColor = "#1f6feb"
         let baselineColor = "#6e7781"
@@ -81,38 +85,62 @@ struct ScalingChart {
         )
         svg.append(text(caption, x: width / 2, y: 46, anchor: "middle", extra: "fill=\"#57606a\""))
 
-        // Grid and axes.
-        for tick in 0...5 {
-            let value = costTop * Double(tick) / 5
-            let y = yCost(value)
-            svg.append(line(left, y, right, y, stroke: "#d0d7de", extra: tick == 0 ? "" : "stroke-dasharray=\"2 3\""))
+        // Legend.
+        let legend: [(String, String, String)] = [
+            ("queue: ns per transaction, one purchase at a time (median)", costColor, ""),
+            (
+                "baseline: ns per item (Mutex + String-keyed dictionary, same process)", baselineColor,
+                "stroke-dasharray=\"6 4\""
+            ),
+            ("peak resident memory (VmHWM) of a fresh process per size", memoryColor, ""),
+        ]
+        for (index, (label, color, dash)) in legend.enumerated() {
+            let y = 66 + Double(index) * 15
+            svg.append(line(left + 8, y, left + 30, y, stroke: color, extra: "stroke-width=\"2.5\" \(dash)"))
+            svg.append(text(label, x: left + 36, y: y + 4, anchor: "start", extra: "font-size=\"11\""))
+        }
+
+        // Panels: horizontal grid, left axis labels, frame.
+        for (panel, top, color, label, value) in [
+            (costPanel, costTop, costColor, "ns per transaction", yCost),
+            (memoryPanel, memoryTop, memoryColor, "peak RSS (MiB)", yMemory),
+        ] as [((top: Double, bottom: Double), Double, String, String, (Double) -> Double)] {
+            let ticks = panel == costPanel ? 5 : 2
+            for tick in 0...ticks {
+                let amount = top * Double(tick) / Double(ticks)
+                let y = value(amount)
+                svg.append(
+                    line(left, y, right, y, stroke: "#d0d7de", extra: tick == 0 ? "" : "stroke-dasharray=\"2 3\""))
+                svg.append(text(Self.tick(amount), x: left - 8, y: y + 4, anchor: "end", extra: "fill=\"\(color)\""))
+            }
+            svg.append(line(left, panel.top, left, panel.bottom, stroke: "#57606a"))
+            let middle = (panel.top + panel.bottom) / 2
             svg.append(
-                text(Self.tick(value), x: left - 8, y: y + 4, anchor: "end", extra: "fill=\"\(costColor)\""))
-            let memory = memoryTop * Double(tick) / 5
-            svg.append(
-                text(
-                    Self.tick(memory), x: right + 8, y: y + 4, anchor: "start",
-                    extra: "fill=\"\(memoryColor)\"")
+                "<text x=\"24\" y=\"\(r(middle))\" text-anchor=\"middle\" fill=\"\(color)\" "
+                    + "transform=\"rotate(-90 24 \(r(middle)))\">\(label)</text>"
             )
         }
+
+        // Size axis: decade lines through both panels, labels under the lower one.
         for decade in Int(lowDecade)...Int(highDecade) {
-            let size = Int(pow(10, Double(decade)))
-            let xPosition = x(size)
-            svg.append(line(xPosition, top, xPosition, bottom, stroke: "#d0d7de", extra: "stroke-dasharray=\"2 3\""))
-            svg.append(text("10" + Self.superscript(decade), x: xPosition, y: bottom + 18, anchor: "middle"))
+            let xPosition = x(Int(pow(10, Double(decade))))
+            for panel in [costPanel, memoryPanel] {
+                svg.append(
+                    line(
+                        xPosition, panel.top, xPosition, panel.bottom, stroke: "#d0d7de",
+                        extra: "stroke-dasharray=\"2 3\"")
+                )
+            }
+            svg.append(
+                text("10" + Self.superscript(decade), x: xPosition, y: memoryPanel.bottom + 18, anchor: "middle"))
         }
-        svg.append(line(left, top, left, bottom, stroke: "#57606a"))
-        svg.append(line(right, top, right, bottom, stroke: "#57606a"))
         svg.append(
-            text("transactions per run (log scale)", x: (left + right) / 2, y: bottom + 40, anchor: "middle")
-        )
-        svg.append(
-            "<text x=\"22\" y=\"\((top + bottom) / 2)\" text-anchor=\"middle\" fill=\"\(costColor)\" "
-                + "transform=\"rotate(-90 22 \((top + bottom) / 2))\">nanoseconds per transaction</text>"
-        )
-        svg.append(
-            "<text x=\"\(width - 22)\" y=\"\((top + bottom) / 2)\" text-anchor=\"middle\" fill=\"\(memoryColor)\" "
-                + "transform=\"rotate(90 \(width - 22) \((top + bottom) / 2))\">peak resident memory (MiB)</text>"
+            text(
+                "transactions per run (log scale); each size in a fresh process",
+                x: (left + right) / 2,
+                y: memoryPanel.bottom + 42,
+                anchor: "middle"
+            )
         )
 
         // Series.
@@ -120,14 +148,30 @@ struct ScalingChart {
         let baseline = points.map { (x($0.size), yCost($0.baselineNanoseconds)) }
         let memory = points.map { (x($0.size), yMemory($0.peakMiB)) }
         svg.append(polyline(baseline, stroke: baselineColor, extra: "stroke-dasharray=\"6 4\""))
-        svg.append(polyline(memory, stroke: memoryColor, extra: ""))
         svg.append(polyline(cost, stroke: costColor, extra: ""))
+        svg.append(polyline(memory, stroke: memoryColor, extra: ""))
         for (point, (px, py)) in zip(points, baseline) {
             svg.append("<circle cx=\"\(r(px))\" cy=\"\(r(py))\" r=\"3\" fill=\"\(baselineColor)\"/>")
             svg.append(
                 text(
-                    Format.significant(point.baselineNanoseconds), x: px, y: py + 16, anchor: "middle",
-                    extra: "fill=\"\(baselineColor)\" font-size=\"11\"")
+                    Format.significant(point.baselineNanoseconds) + " ns",
+                    x: px,
+                    y: py - 8,
+                    anchor: "middle",
+                    extra: "fill=\"\(baselineColor)\" font-size=\"11\""
+                )
+            )
+        }
+        for (point, (px, py)) in zip(points, cost) {
+            svg.append("<circle cx=\"\(r(px))\" cy=\"\(r(py))\" r=\"4\" fill=\"\(costColor)\"/>")
+            svg.append(
+                text(
+                    Format.significant(point.nanoseconds) + " ns",
+                    x: px,
+                    y: py - 9,
+                    anchor: "middle",
+                    extra: "fill=\"\(costColor)\" font-size=\"11\" font-weight=\"bold\""
+                )
             )
         }
         for (point, (px, py)) in zip(points, memory) {
@@ -136,37 +180,21 @@ struct ScalingChart {
             )
             svg.append(
                 text(
-                    Format.significant(point.peakMiB) + " MiB", x: px, y: py + 18, anchor: "middle",
-                    extra: "fill=\"\(memoryColor)\" font-size=\"11\"")
+                    Format.significant(point.peakMiB) + " MiB",
+                    x: px,
+                    y: py - 9,
+                    anchor: "middle",
+                    extra: "fill=\"\(memoryColor)\" font-size=\"11\""
+                )
             )
-        }
-        for (point, (px, py)) in zip(points, cost) {
-            svg.append("<circle cx=\"\(r(px))\" cy=\"\(r(py))\" r=\"4\" fill=\"\(costColor)\"/>")
-            svg.append(
-                text(
-                    Format.significant(point.nanoseconds) + " ns", x: px, y: py - 9, anchor: "middle",
-                    extra: "fill=\"\(costColor)\" font-size=\"11\" font-weight=\"bold\"")
-            )
-        }
-
-        // Legend.
-        let legend: [(String, String, String)] = [
-            ("queue: ns per transaction (median)", costColor, ""),
-            ("baseline: ns per item (Mutex + String-keyed dictionary)", baselineColor, "stroke-dasharray=\"6 4\""),
-            ("peak resident memory, fresh process per size", memoryColor, ""),
-        ]
-        for (index, (label, color, dash)) in legend.enumerated() {
-            let y = 64 + Double(index) * 15
-            svg.append(line(left + 8, y, left + 30, y, stroke: color, extra: "stroke-width=\"2.5\" \(dash)"))
-            svg.append(text(label, x: left + 36, y: y + 4, anchor: "start", extra: "font-size=\"11\""))
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
 
-    /// The smallest of 1, 2, 2.5, 5 × 10^k at or above `value` (with 15% headroom).
+    /// The smallest of 1, 2, 2.5, 5 × 10^k at or above `value` (with 10% headroom for labels).
     static func niceCeiling(_ value: Double) -> Double {
-        let padded = max(value * 1.15, 1e-9)
+        let padded = max(value * 1.1, 1e-9)
         let power = pow(10, (log10(padded)).rounded(.down))
         for step in [1.0, 2, 2.5, 5, 10] where step * power >= padded { return step * power }
         return 10 * power

@@ -42,6 +42,38 @@ if options.list {
     exit(0)
 }
 
+/// Writes the `queue.scaling` chart of `reports`, if there is one; returns whether that went well.
+func writeChart(_ reports: [BenchmarkReport], machine: MachineInfo, to path: String) -> Bool {
+    guard let report = reports.first(where: { $0.name == "queue.scaling" }),
+        let chart = ScalingChart(report: report, machine: machine)
+    else {
+        log("--svg: queue.scaling did not run, so there is no chart to write")
+        return true
+    }
+    do {
+        try chart.render().write(toFile: path, atomically: true, encoding: .utf8)
+        log("wrote \(path)")
+        return true
+    } catch {
+        log("could not write \(path): \(error)")
+        return false
+    }
+}
+
+if let path = options.replotPath {
+    do {
+        let results = try ResultsFile(contentsOf: path)
+        print(MarkdownTable.render(results.benchmarks, machine: results.machine, quick: results.quick))
+        if let svgPath = options.svgPath, !writeChart(results.benchmarks, machine: results.machine, to: svgPath) {
+            exit(1)
+        }
+        exit(0)
+    } catch {
+        log("could not read \(path) as a results file: \(error)")
+        exit(2)
+    }
+}
+
 #if DEBUG
     log(debugBanner)
 #endif
@@ -95,20 +127,8 @@ if let path = options.jsonPath {
     }
 }
 
-if let path = options.svgPath {
-    if let report = reports.first(where: { $0.name == "queue.scaling" }),
-        let chart = ScalingChart(report: report, machine: machine)
-    {
-        do {
-            try chart.render().write(toFile: path, atomically: true, encoding: .utf8)
-            log("wrote \(path)")
-        } catch {
-            failures += 1
-            log("could not write \(path): \(error)")
-        }
-    } else {
-        log("--svg: queue.scaling did not run, so there is no chart to write")
-    }
+if let path = options.svgPath, !writeChart(reports, machine: machine, to: path) {
+    failures += 1
 }
 
 #if DEBUG
