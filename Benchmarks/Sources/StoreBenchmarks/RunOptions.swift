@@ -16,6 +16,8 @@ struct RunOptions {
     var skipLargest = false
     /// List the benchmarks and stop.
     var list = false
+    /// Print the usage and stop.
+    var help = false
     /// Measure nothing: read this results file and print its table (and write its chart with `--svg`).
     var replotPath: String?
     /// Internal: run one part of a benchmark in this process and print its figures (`--child NAME ARGS...`).
@@ -65,7 +67,7 @@ struct RunOptions {
             case "--child":
                 child = (try value(argument), Array(rest))
                 rest = []
-            case "-h", "--help": throw BenchmarkError(Self.usage)
+            case "-h", "--help": help = true
             default:
                 guard !argument.hasPrefix("-") else {
                     throw BenchmarkError("unknown option \(argument)\n\n\(Self.usage)")

@@ -21,6 +21,11 @@ do {
     exit(2)
 }
 
+if options.help {
+    print(RunOptions.usage)
+    exit(0)
+}
+
 let suite = BenchmarkSuite(options: options)
 
 if let child = options.child {
