@@ -33,7 +33,7 @@ struct RunOptions {
           --quick       run each benchmark once with tiny sizes (smoke test, a few seconds)
           --samples N   measured rounds per benchmark (default 11)
           --warmup N    rounds thrown away before measuring (default 2)
-          --skip-1e7    leave out the 10^7 size of queue.scaling (about a minute on a 2-core machine)
+          --skip-1e7    leave out the 10^7 size of queue.scaling (about 40 s on a 2-core machine)
           --list        list the benchmarks and exit
           --replot FILE measure nothing: print the table of a results file (and write its chart with --svg)
 
