@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// OpenStoreKit's benchmarks: a nested package, so that `swift build` and `swift test` at the root never build them.
+//
+//     swift run -c release --package-path Benchmarks openstorekit-bench [FILTER] [--json FILE]
+let package = Package(
+    name: "OpenStoreKitBenchmarks",
+    products: [
+        .executable(name: "openstorekit-bench", targets: ["StoreBenchmarks"])
+    ],
+    dependencies: [
+        .package(name: "OpenStoreKit", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "OpenStoreKit", package: "OpenStoreKit"),
+                .product(name: "StoreSimulator", package: "OpenStoreKit"),
+                .product(name: "StoreModels", package: "OpenStoreKit"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
