@@ -57,6 +57,8 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         var restore: RestoreCompletion?
         var restored = Set<String>()
         var continuations: [UUID: AsyncStream<PurchaseUpdate>.Continuation] = [:]
+        var profile = Profile.empty
+        var profileContinuations: [UUID: AsyncStream<Profile>.Continuation] = [:]
     }
 
     /// The queue the controller works on.
@@ -67,6 +69,10 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public let journal: any DeliveryJournal
     /// How failed products loads are retried.
     public let retryPolicy: RetryPolicy
+    /// Which products grant which access levels.
+    public let entitlements: EntitlementPolicy
+    /// Where verified purchases come from; `nil` leaves the profile empty.
+    public let purchasesSource: (any VerifiedPurchasesSource)?
     private let deliver: @Sendable (Delivery) throws -> Void
     private let state = Mutex(State())
 
@@ -77,26 +83,81 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     ///   - mode: `.full` delivers and finishes; `.observer` only watches.
     ///   - journal: where deliveries are recorded before finishing.
     ///   - retryPolicy: how failed products loads are retried.
+    ///   - entitlements: which products grant which access levels.
+    ///   - purchasesSource: where the verified purchases behind ``profile`` come from.
     ///   - deliver: unlocks the content of a transaction; throw to leave the transaction unfinished (it comes back).
     public init(
         queue: SKPaymentQueue = .default(),
         mode: Mode = .full,
         journal: any DeliveryJournal = InMemoryDeliveryJournal(),
         retryPolicy: RetryPolicy = .none,
+        entitlements: EntitlementPolicy = EntitlementPolicy(accessLevels: [:]),
+        purchasesSource: (any VerifiedPurchasesSource)? = nil,
         deliver: @escaping @Sendable (Delivery) throws -> Void
     ) {
         self.queue = queue
         self.mode = mode
         self.journal = journal
         self.retryPolicy = retryPolicy
+        self.entitlements = entitlements
+        self.purchasesSource = purchasesSource
         self.deliver = deliver
         super.init()
         queue.add(self)
     }
 
     deinit {
-        let continuations = state.withLock { $0.continuations.values }
-        for continuation in continuations { continuation.finish() }
+        let (updates, profiles) = state.withLock { ($0.continuations.values, $0.profileContinuations.values) }
+        for continuation in updates { continuation.finish() }
+        for continuation in profiles { continuation.finish() }
+    }
+
+    // MARK: Profile
+
+    /// The profile as last computed from a verified receipt (``refreshProfile()``).
+    public var profile: Profile { state.withLock { $0.profile } }
+
+    /// Computes the profile again from the verified receipt, publishes it to ``profileUpdates`` when it changed, and
+    /// returns it. The controller does this itself after every delivery, restore and revocation.
+    ///
+    /// - Throws: ``PurchasesError`` `receiptInvalid` when the receipt is missing or does not verify; the last good
+    ///   profile stays.
+    @discardableResult
+    public func refreshProfile() throws(PurchasesError) -> Profile {
+        guard let purchasesSource else { return profile }
+        let verified = try purchasesSource.verifiedPurchases()
+        let fresh = entitlements.profile(
+            from: verified.purchases,
+            at: verified.date,
+            gracePeriods: verified.gracePeriods,
+            billingRetries: verified.billingRetries
+        )
+        let listeners = state.withLock { state -> [AsyncStream<Profile>.Continuation] in
+            guard state.profile != fresh else { return [] }
+            state.profile = fresh
+            return Array(state.profileContinuations.values)
+        }
+        for listener in listeners { listener.yield(fresh) }
+        return fresh
+    }
+
+    /// Profiles as they change. Each call returns a new stream that starts with the current profile.
+    public var profileUpdates: AsyncStream<Profile> {
+        let (stream, continuation) = AsyncStream<Profile>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        let current = state.withLock { state in
+            state.profileContinuations[id] = continuation
+            return state.profile
+        }
+        continuation.yield(current)
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.profileContinuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func refreshProfileQuietly() {
+        _ = try? refreshProfile()
     }
 
     // MARK: Products
@@ -302,6 +363,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             )
             if restored { state.withLock { _ = $0.restored.insert(delivery.productID) } }
             guard mode == .full else {
+                refreshProfileQuietly()
                 if ownsPurchase { answer(.success(.purchased(delivery))) }
                 return
             }
@@ -321,6 +383,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
                 return
             }
             queue.finishTransaction(transaction)
+            refreshProfileQuietly()
             if ownsPurchase {
                 answer(.success(.purchased(delivery)))
             } else if !restored {
@@ -335,6 +398,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             defer { state.restore = nil }
             return (state.restore, state.restored)
         }
+        refreshProfileQuietly()
         completion?(.success(restored))
     }
 
@@ -351,6 +415,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public func paymentQueue(
         _ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String]
     ) {
+        refreshProfileQuietly()
         publish(.revoked(productIdentifiers))
     }
 }
