@@ -36,6 +36,7 @@ final class FeedInterpreter {
     private var sequence = 0
     private var expectations = 0
     private var currentLine = 0
+    private var renewals: [String: Int] = [:]
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink) {
         self.file = file
@@ -161,7 +162,40 @@ final class FeedInterpreter {
             users[currentUser]?.restore = nil
             users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
         case .advance(let duration):
-            clock.advance(to: duration.after(clock.now))
+            log(store.advance(to: duration.after(clock.now)))
+        case .refund(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { _ = try store.refund(id) } catch { return error.detail }
+        case .resolve(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { _ = try store.resolveIssue(id) } catch { return error.detail }
+        case .buyElsewhere(let product, let quantity, let handle):
+            do {
+                let record = try store.buyProduct(product, quantity: quantity, account: currentUser)
+                track(record.id, product: product)
+                if let handle {
+                    handles[handle] = record.id
+                    handleNames[record.id] = handle
+                }
+            } catch { return error.detail }
+        case .expire(let product):
+            do { log(try store.expireSubscription(productID: product, account: currentUser)) } catch {
+                return error.detail
+            }
+        case .renew(let product):
+            do { log(try store.forceRenewal(productID: product, account: currentUser)) } catch { return error.detail }
+        case .autoRenew(let reference, let on):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.setAutoRenew(on, transactionID: id) } catch { return error.detail }
+        case .priceIncrease(let reference, let action):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do {
+                switch action {
+                case "request": try store.requestPriceIncreaseConsent(id)
+                case "consent": try store.consentToPriceIncrease(id)
+                default: try store.declinePriceIncrease(id)
+                }
+            } catch { return error.detail }
         case .restart:
             restart()
         case .expect(let expectation):
@@ -170,6 +204,20 @@ final class FeedInterpreter {
             return check(expectation)
         }
         return nil
+    }
+
+    /// Writes the store's subscription events (renewals, billing issues, expiries) to the log, at their own times.
+    private func log(_ events: [SubscriptionEvent]) {
+        for item in events {
+            var event = EventLine(seq: nextSequence(), time: item.date, event: "subscription")
+            event.add("kind", item.kindName)
+            event.add("user", item.account)
+            event.add("product", item.productID)
+            event.add("original", String(item.originalID))
+            event.add("id", item.transactionID.map { String($0) })
+            sink.append(event.line)
+            if case .renewed = item.kind { renewals[item.account + "\n" + item.productID, default: 0] += 1 }
+        }
     }
 
     private func configure(_ source: String, line: FeedLine) throws(FeedError) {
@@ -417,6 +465,21 @@ final class FeedInterpreter {
         case .history(let count):
             let seen = store.allTransactions().count
             return seen == count ? nil : "expected \(count) transactions in the store's history, found \(seen)"
+        case .renewals(let product, let count):
+            let seen = renewals[account + "\n" + product] ?? 0
+            return seen == count ? nil : "expected \(product) renewed \(count) times, renewed \(seen)"
+        case .phase(let product, let expected):
+            guard let group = store.catalog.product(product)?.subscription?.groupID,
+                let subscription = store.subscription(groupID: group, account: account)
+            else { return "\(currentUser) has no subscription in the group of \(product)" }
+            let seen =
+                switch subscription.phase {
+                case .active: "active"
+                case .gracePeriod: "grace-period"
+                case .billingRetry: "billing-retry"
+                case .expired: "expired"
+                }
+            return seen == expected ? nil : "expected \(product) \(expected), it is \(seen)"
         case .charged(let product, let count):
             let seen = store.transactions(of: account).filter { $0.productID == product && $0.state == .purchased }
                 .count

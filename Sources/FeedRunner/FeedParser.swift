@@ -35,7 +35,10 @@ public struct FeedParser: Sendable {
                         "name a transaction first, e.g. `buy com.example.pro as \(name)`, or refer to it by product id"
                 )
             }
-            if case .buy(_, _, _, _, _, let handle?) = line.step {
+            var named: String?
+            if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
+            if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
+            if let handle = named {
                 guard handles.insert(handle).inserted else {
                     throw FeedError(
                         .unknownHandle,
@@ -102,7 +105,8 @@ public struct FeedParser: Sendable {
 
     private func references(in step: FeedStep) -> [FeedStep.Reference] {
         switch step {
-        case .approve(let reference), .decline(let reference), .finish(let reference):
+        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
+            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _):
             return [reference]
         case .expect(let expectation):
             switch expectation {
@@ -161,6 +165,44 @@ public struct FeedParser: Sendable {
             step = .advance(duration)
         case "restart":
             step = .restart
+        case "refund":
+            step = .refund(try reader.reference())
+        case "resolve":
+            step = .resolve(try reader.reference())
+        case "buy-elsewhere":
+            let product = try reader.word("a product identifier")
+            var quantity = 1
+            var handle: String?
+            while let option = reader.peek {
+                _ = reader.next()
+                switch option {
+                case "quantity": quantity = try reader.integer("a quantity")
+                case "as": handle = try reader.word("a handle name such as t1")
+                default:
+                    throw reader.error(
+                        .wrongArguments,
+                        at: reader.lastColumn,
+                        "unknown buy-elsewhere option \"\(option)\"",
+                        hint: "options are quantity N and as HANDLE"
+                    )
+                }
+            }
+            step = .buyElsewhere(product: product, quantity: quantity, handle: handle)
+        case "expire":
+            step = .expire(try reader.word("a subscription product identifier"))
+        case "renew":
+            step = .renew(try reader.word("a subscription product identifier"))
+        case "auto-renew":
+            step = .autoRenew(try reader.reference(), try reader.flag())
+        case "price-increase":
+            let reference = try reader.reference()
+            let action = try reader.word("request, consent or decline")
+            guard ["request", "consent", "decline"].contains(action) else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(action)\" is not a price-increase action",
+                    hint: "use request, consent or decline")
+            }
+            step = .priceIncrease(reference, action)
         case "expect":
             step = .expect(try expectation(&reader))
         default:

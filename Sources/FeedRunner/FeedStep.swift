@@ -77,6 +77,10 @@ public enum FeedStep: Sendable, Hashable {
         case history(Int)
         /// `expect charged PRODUCT N`: the account was charged N times for the product.
         case charged(String, Int)
+        /// `expect phase PRODUCT active|grace-period|billing-retry|expired`: where the product's subscription stands.
+        case phase(String, String)
+        /// `expect renewals PRODUCT N`: the store renewed the product's subscription N times so far.
+        case renewals(String, Int)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -101,6 +105,21 @@ public enum FeedStep: Sendable, Hashable {
     case finish(Reference)
     /// `restore [user NAME]`.
     case restore(String?)
+    /// `refund REF`: the App Store refunds the purchase.
+    case refund(Reference)
+    /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
+    case resolve(Reference)
+    /// `buy-elsewhere PRODUCT [quantity N] [as HANDLE]`: a purchase made outside the app (on another device, in the App
+    /// Store) arrives through the queue.
+    case buyElsewhere(product: String, quantity: Int, handle: String?)
+    /// `expire PRODUCT`: the subscription expires now.
+    case expire(String)
+    /// `renew PRODUCT`: the subscription renews now.
+    case renew(String)
+    /// `auto-renew REF on|off`.
+    case autoRenew(Reference, Bool)
+    /// `price-increase REF request|consent|decline`.
+    case priceIncrease(Reference, String)
     /// `advance DURATION`.
     case advance(FeedDuration)
     /// `restart`: the app stops and starts again; unfinished transactions are redelivered.

@@ -118,9 +118,16 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     ///
     /// An unknown product or a quantity outside 1...10 fails the transaction with `SKError.Code.paymentInvalid`.
     public func add(_ payment: SKPayment) {
+        add(payment, registering: nil)
+    }
+
+    /// Adds a payment and hands its transaction to `register` before anything about it can be reported, so that code
+    /// on another thread can tell its own transaction from others when the callbacks come.
+    package func add(_ payment: SKPayment, registering register: ((SKPaymentTransaction) -> Void)?) {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
         let submitted = store.submit(copy.request, deviceID: deviceID)
         let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
+        register?(transaction)
         state.withLock { $0.transactions.append(transaction) }
         store.lane.enqueue { [self] in deliver([transaction]) }
         store.lane.enqueue { [store, deviceID] in store.processPayment(submitted.id, deviceID: deviceID) }

@@ -255,12 +255,9 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         case .go(let product):
             let payment = SKMutablePayment(product: product)
             payment.quantity = quantity
-            let before = Set(queue.transactions.map(\.storeIdentifier))
-            queue.add(payment)
-            let added = queue.transactions.last { !before.contains($0.storeIdentifier) }
-            state.withLock { state in
-                state.purchaseStarting = false
-                if let added {
+            queue.add(payment) { added in
+                self.state.withLock { state in
+                    state.purchaseStarting = false
                     state.purchase = PendingPurchase(transactionID: added.storeIdentifier, completion: completion)
                 }
             }
