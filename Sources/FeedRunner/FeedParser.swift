@@ -392,13 +392,27 @@ public struct FeedParser: Sendable {
         case "history": return .history(try reader.integer("a number of transactions"))
         case "charged":
             return .charged(try reader.word("a product identifier"), try reader.integer("a number of charges"))
+        case "renewals":
+            return .renewals(try reader.word("a product identifier"), try reader.integer("a number of renewals"))
+        case "phase":
+            let product = try reader.word("a subscription product identifier")
+            let phase = try reader.word("active, grace-period, billing-retry or expired")
+            guard ["active", "grace-period", "billing-retry", "expired"].contains(phase) else {
+                throw reader.error(
+                    .invalidValue,
+                    at: reader.lastColumn,
+                    "\"\(phase)\" is not a subscription phase",
+                    hint: "phases are active, grace-period, billing-retry and expired"
+                )
+            }
+            return .phase(product, phase)
         default:
             throw reader.error(
                 .invalidValue,
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history and charged"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals and phase"
             )
         }
     }

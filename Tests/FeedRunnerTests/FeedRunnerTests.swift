@@ -183,6 +183,34 @@ struct FeedRunnerTests {
                 "\"event\":\"storefrontChanged\",\"user\":\"default\",\"observer\":\"app\",\"storefront\":\"GBR\""))
     }
 
+    @Test("Subscription controls: auto-renew, price increases, expire and renew")
+    func subscriptionControls() throws {
+        let feed = """
+            buy com.example.premium.yearly as yearly
+            auto-renew yearly off
+            advance 1y
+            expect phase com.example.premium.yearly expired
+            expect not-subscribed com.example.premium.yearly
+            buy com.example.premium.yearly as again
+            expect phase com.example.premium.yearly active
+            renew com.example.premium.yearly
+            expect renewals com.example.premium.yearly 1
+            price-increase again request
+            price-increase again decline
+            advance 1y
+            expect phase com.example.premium.yearly expired
+            buy com.example.premium.yearly as third
+            expire com.example.premium.yearly
+            expect not-subscribed com.example.premium.yearly
+            """
+        let log = MemoryEventLog()
+        let result = try FeedRun.run(feed, file: "controls.feed", log: log)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+        // Declining a price increase turns auto-renewal off, as Apple documents, so both end the same way.
+        #expect(log.text.components(separatedBy: "\"kind\":\"expired(autoRenewDisabled)\"").count - 1 == 2)
+        #expect(log.text.contains("\"kind\":\"expired(expiredByTest)\""))
+    }
+
     @Test("A config step loads a .storekit file relative to the feed")
     func configFile() throws {
         let samples = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/storekit-samples")
@@ -235,6 +263,13 @@ struct FeedErrorTests {
             ("observer rename x", .invalidValue, 1, 10),
             ("next com.example.pro explodes", .invalidValue, 1, 22),
             ("restart now", .wrongArguments, 1, 9),
+            ("refund", .wrongArguments, 1, 7),
+            ("buy-elsewhere com.example.pro colour red", .wrongArguments, 1, 31),
+            ("buy com.example.pro as t\nprice-increase t maybe", .invalidValue, 2, 18),
+            ("buy com.example.pro as t\nauto-renew t sometimes", .invalidValue, 2, 14),
+            ("expect phase com.example.pro sleeping", .invalidValue, 1, 30),
+            ("expect renewals com.example.pro many", .invalidValue, 1, 33),
+            ("resolve nobody", .unknownHandle, 1, 9),
         ]
     )
     func malformed(text: String, code: FeedError.Code, line: Int, column: Int) {
