@@ -27,6 +27,11 @@ final class PrivateKey: @unchecked Sendable {
         EVP_PKEY_free(raw)
     }
 
+    /// Whether this is an RSA key (receipts are signed with RSA).
+    var isRSA: Bool {
+        EVP_PKEY_get_base_id(raw) == EVP_PKEY_RSA
+    }
+
     /// Calls `body` with the EVP_PKEY pointer, which must not escape.
     func withUnsafeKey<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
         try body(raw)
