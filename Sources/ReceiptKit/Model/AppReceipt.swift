@@ -4,8 +4,9 @@ public import Foundation
 ///
 /// Parse one with ``init(derEncoded:)`` (the payload alone), ``init(unverifiedReceipt:)`` (a signed receipt, without
 /// checking anything), or get one from ``ReceiptVerifier/verify(_:options:)``. Encode one with ``derEncoded()``
-/// and sign it with ``ReceiptSigner``; parsing the encoding gives back an equal value (dates are kept to the
-/// millisecond).
+/// and sign it with ``ReceiptSigner``. Parsing the encoding gives back an equal value, with two provisos: dates are
+/// kept to the millisecond, and in-app purchases come back in DER order (sorted by their encodings, as a DER
+/// `SET OF` requires and as every App Store receipt has them) rather than in the order they were added.
 public struct AppReceipt: Sendable, Hashable {
     /// The receipt type (0, Apple's JSON `receipt_type`), for example `Production`, `ProductionSandbox` or `Xcode`.
     public var receiptType: String?

@@ -81,7 +81,11 @@ enum RFC3339 {
         guard position == count else { return .invalid("characters follow the time zone") }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return .milliseconds(seconds * 1000 + Int64(milliseconds))
+        let instant = seconds * 1000 + Int64(milliseconds)
+        guard instant >= lowestMilliseconds && instant <= highestMilliseconds else {
+            return .invalid("the instant falls outside the years 0000 to 9999 in UTC")
+        }
+        return .milliseconds(instant)
     }
 
     /// Formats an instant as RFC 3339 in UTC: `2020-07-14T19:36:40Z`, or `...40.250Z` when it has milliseconds.
@@ -101,6 +105,11 @@ enum RFC3339 {
         Parts(milliseconds: milliseconds).dateAndTime(separator: " ") + " Etc/GMT"
     }
 
+    /// 0000-01-01T00:00:00.000Z, the first instant the format can express.
+    static let lowestMilliseconds = daysFromCivil(year: 0, month: 1, day: 1) * 86_400_000
+    /// 9999-12-31T23:59:59.999Z, the last instant the format can express.
+    static let highestMilliseconds = daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400_000 - 1
+
     /// Calendar fields of an instant in UTC.
     struct Parts {
         var year: Int
@@ -112,9 +121,7 @@ enum RFC3339 {
         var millisecond: Int
 
         init(milliseconds: Int64) {
-            let lowest = daysFromCivil(year: 0, month: 1, day: 1) * 86_400_000
-            let highest = (daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400_000) - 1
-            let clamped = min(max(milliseconds, lowest), highest)
+            let clamped = min(max(milliseconds, lowestMilliseconds), highestMilliseconds)
             let (days, millisecondOfDay) = floorDivide(clamped, 86_400_000)
             (year, month, day) = civilFromDays(days)
             let ofDay = Int(millisecondOfDay)
