@@ -130,9 +130,9 @@ check fails intermediate leaf-expired
 check fails intermediate leaf-not-yet-valid
 
 pem_literal() {
-    printf '        """\n'
-    sed 's/^/        /' "$1"
-    printf '        """\n'
+    printf '            """\n'
+    sed 's/^/            /' "$1"
+    printf '            """\n'
 }
 
 {

@@ -70,7 +70,8 @@ struct ASN1Tests {
         let depth = ASN1EncodingRules.maximumDepth + 2
         var bytes: [UInt8] = [0x05, 0x00]
         for _ in 0..<depth {
-            bytes = indefinite ? [0x30, 0x80] + bytes + [0x00, 0x00] : [0x30] + DERWriterLength.of(bytes.count) + bytes
+            bytes =
+                indefinite ? [0x30, 0x80] + bytes + [0x00, 0x00] : [0x30] + DERWriterLength.of(bytes.count) + bytes
         }
         let error = try #require(throws: ReceiptError.self) { try ASN1Node(parsing: bytes, rules: .ber) }
         #expect(error.code == .nestingTooDeep)

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("App Store and Xcode receipt vectors")
 struct AppStoreVectorTests {
-    @Test("every App Store receipt verifies against Apple Inc. Root at its creation date", arguments: Fixtures.appStoreReceipts)
+    @Test(
+        "every App Store receipt verifies against Apple Inc. Root at its creation date",
+        arguments: Fixtures.appStoreReceipts)
     func verifiesAtCreationDate(name: String) throws {
         let verifier = try ReceiptVerifier(trustedRoots: [Fixtures.appleRoot()])
         let verified = try verifier.verify(Fixtures.vector(name))
@@ -14,7 +16,9 @@ struct AppStoreVectorTests {
         #expect(!verified.isXcodeReceipt)
     }
 
-    @Test("every App Store receipt fails at the end of 2026 with an expired certificate", arguments: Fixtures.appStoreReceipts)
+    @Test(
+        "every App Store receipt fails at the end of 2026 with an expired certificate",
+        arguments: Fixtures.appStoreReceipts)
     func failsAfterExpiry(name: String) throws {
         let verifier = try ReceiptVerifier(trustedRoots: [Fixtures.appleRoot()])
         let receipt = try Fixtures.vector(name)
@@ -71,22 +75,25 @@ struct VectorFieldTests {
         #expect(eighth.subscriptionExpirationDate == Self.date(1_594_755_386))
         #expect(eighth.isTrialPeriod)
         #expect(eighth.webOrderLineItemIdentifier == 1_000_000_054_042_694)
-        #expect(try Fixtures.vector("revenuecat_base64encodedreceiptsample1.b64")
-            == Fixtures.vector("revenuecat_base64encodedreceiptsample1.der"))
+        #expect(
+            try Fixtures.vector("revenuecat_base64encodedreceiptsample1.b64")
+                == Fixtures.vector("revenuecat_base64encodedreceiptsample1.der"))
     }
 
     @Test("RevenueCat sample: every in_app field equals Apple's own verifyReceipt JSON")
     func revenueCatMatchesAppleJSON() throws {
         let receipt = try Self.verified("revenuecat_base64encodedreceiptsample1.der")
-        let appleData = try Data(contentsOf: URL(fileURLWithPath: Fixtures.vectorPath("revenuecat_verifyReceiptSample1.json")))
+        let appleData = try Data(
+            contentsOf: URL(fileURLWithPath: Fixtures.vectorPath("revenuecat_verifyReceiptSample1.json")))
         let apple = try #require(try JSONSerialization.jsonObject(with: appleData) as? [String: Any])
         let appleReceipt = try #require(apple["receipt"] as? [String: Any])
         let ours = try #require(
             try JSONSerialization.jsonObject(with: Data(ReceiptJSON.receiptObject(receipt).utf8)) as? [String: Any])
 
-        for key in ["bundle_id", "application_version", "original_application_version", "receipt_creation_date",
-            "receipt_creation_date_ms", "receipt_type"]
-        {
+        for key in [
+            "bundle_id", "application_version", "original_application_version", "receipt_creation_date",
+            "receipt_creation_date_ms", "receipt_type",
+        ] {
             #expect(ours[key] as? String == appleReceipt[key] as? String, "receipt field \(key)")
         }
         let appleInApp = try #require(appleReceipt["in_app"] as? [[String: Any]])
@@ -115,20 +122,24 @@ struct VectorFieldTests {
         #expect(receipt.creationDate == Self.date(1_708_709_236))  // 2024-02-23T17:27:16Z
         #expect(receipt.opaqueValue.count == 16)
         #expect(receipt.sha1Hash.count == 20)
-        #expect(receipt.inAppPurchases.map(\.productIdentifier) == [
-            "org.getpure.pure.Week", "org.getpure.pure.Month", "org.getpure.pure.Month", "org.getpure.pure.Month",
-        ])
-        #expect(receipt.inAppPurchases.map(\.transactionIdentifier) == [
-            "340001196262039", "340001237736590", "340001264290434", "340001311555626",
-        ])
-        #expect(receipt.inAppPurchases.map(\.promotionalOfferIdentifier) == [
-            nil, nil, "org.getpure.pure.Month.Offer.3M.PayToGo", "org.getpure.pure.Month.Offer.3M.PayToGo",
-        ])
+        #expect(
+            receipt.inAppPurchases.map(\.productIdentifier) == [
+                "org.getpure.pure.Week", "org.getpure.pure.Month", "org.getpure.pure.Month", "org.getpure.pure.Month",
+            ])
+        #expect(
+            receipt.inAppPurchases.map(\.transactionIdentifier) == [
+                "340001196262039", "340001237736590", "340001264290434", "340001311555626",
+            ])
+        #expect(
+            receipt.inAppPurchases.map(\.promotionalOfferIdentifier) == [
+                nil, nil, "org.getpure.pure.Month.Offer.3M.PayToGo", "org.getpure.pure.Month.Offer.3M.PayToGo",
+            ])
         // Undocumented attributes are kept: 1, 6 to 11, 13 to 16, 18, 20, 25 in the app receipt.
         #expect(receipt.unknownAttributes.map(\.type) == [1, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 18, 20, 25])
-        #expect(receipt.inAppPurchases[0].unknownAttributes.map(\.type) == [
-            1709, 1710, 1714, 1715, 1716, 1717, 1718, 1722,
-        ])
+        #expect(
+            receipt.inAppPurchases[0].unknownAttributes.map(\.type) == [
+                1709, 1710, 1714, 1715, 1716, 1717, 1718, 1722,
+            ])
         let verifier = try ReceiptVerifier(trustedRoots: [X509Certificate.openStoreKitTestRoot])
         #expect(throws: ReceiptError(.chainNotTrusted)) {
             try verifier.verify(Fixtures.vector("tpinapp_receipt-production.der"))
@@ -144,9 +155,12 @@ struct VectorFieldTests {
         #expect(receipt.applicationVersion == "2")
         #expect(receipt.creationDate == Self.date(1_766_774_387))  // 2025-12-26T18:39:47Z
         #expect(receipt.inAppPurchases.map(\.transactionIdentifier) == ["2000001092134138", "2000001092148094"])
-        #expect(receipt.inAppPurchases.map(\.productIdentifier) == Array(
-            repeating: "dev.bonzer.weeka.app.subscription.pro.annual", count: 2))
-        #expect(receipt.inAppPurchases.map(\.webOrderLineItemIdentifier) == [2_000_000_123_357_229, 2_000_000_123_357_230])
+        #expect(
+            receipt.inAppPurchases.map(\.productIdentifier)
+                == Array(
+                    repeating: "dev.bonzer.weeka.app.subscription.pro.annual", count: 2))
+        #expect(
+            receipt.inAppPurchases.map(\.webOrderLineItemIdentifier) == [2_000_000_123_357_229, 2_000_000_123_357_230])
         #expect(receipt.sha1Hash == Array(hex: "2158847543683847e9382a0fc51853cb17abcd6d"))
         #expect(receipt.matches(device: device))
         let other = try DeviceIdentifier(parsing: "956328D9-CC6A-47F4-BE40-6953FB0AB6C8")
@@ -165,7 +179,9 @@ struct VectorFieldTests {
         #expect(receipt.sha1Hash == Array(hex: "81f334233bbf78a30144b6c9aa54d7b4dbef9acb"))
         #expect(try DeviceIdentifier(bytes: Array(hex: "6c4008b5945e")) == device)
         #expect(throws: ReceiptError(.deviceHashMismatch)) {
-            try Self.verified("arv_hannes_mac_mindnode_receipt.der", .init(deviceIdentifier: try DeviceIdentifier(parsing: "6c4008b5945f")))
+            try Self.verified(
+                "arv_hannes_mac_mindnode_receipt.der",
+                .init(deviceIdentifier: try DeviceIdentifier(parsing: "6c4008b5945f")))
         }
     }
 
@@ -250,8 +266,9 @@ struct VectorFieldTests {
         let one = try AppReceipt(unverifiedReceipt: Fixtures.vector("asslp_xcode-app-receipt-with-transaction.der"))
         #expect(one.inAppPurchases.map(\.transactionIdentifier) == ["0"])
         #expect(one.inAppPurchases.map(\.productIdentifier) == ["pass.premium"])
-        #expect(try Fixtures.vector("tpinapp_receipt-xcode-with-purchases.der")
-            == Fixtures.vector("asslp_xcode-app-receipt-with-transaction.der"))
+        #expect(
+            try Fixtures.vector("tpinapp_receipt-xcode-with-purchases.der")
+                == Fixtures.vector("asslp_xcode-app-receipt-with-transaction.der"))
     }
 
     @Test("the iOS 6 property-list 'receipt' is rejected cleanly as not PKCS#7")

@@ -184,7 +184,8 @@ struct PayloadTests {
         let parsed = try AppReceipt(derEncoded: Self.payload(inApp(fiftyOneBits)))
         #expect(parsed.inAppPurchases[0].webOrderLineItemIdentifier == 2_000_000_123_357_229)
         let max: [UInt8] = [0x02, 0x08, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-        #expect(try AppReceipt(derEncoded: Self.payload(inApp(max))).inAppPurchases[0].webOrderLineItemIdentifier == .max)
+        #expect(
+            try AppReceipt(derEncoded: Self.payload(inApp(max))).inAppPurchases[0].webOrderLineItemIdentifier == .max)
         let tooWide: [UInt8] = [0x02, 0x09, 0x00, 0x80, 0, 0, 0, 0, 0, 0, 0]
         #expect(throws: ReceiptError(.invalidInteger)) { try AppReceipt(derEncoded: Self.payload(inApp(tooWide))) }
         let empty: [UInt8] = [0x02, 0x00]
@@ -229,7 +230,9 @@ struct PayloadTests {
         #expect(throws: ReceiptError(.trailingBytes)) {
             try AppReceipt(derEncoded: Self.payload(Self.required) + [0x00])
         }
-        #expect(throws: ReceiptError(.truncated)) { try AppReceipt(derEncoded: Array(Self.payload(Self.required).dropLast())) }
+        #expect(throws: ReceiptError(.truncated)) {
+            try AppReceipt(derEncoded: Array(Self.payload(Self.required).dropLast()))
+        }
         #expect(throws: ReceiptError(.truncated)) { try AppReceipt(derEncoded: []) }
     }
 

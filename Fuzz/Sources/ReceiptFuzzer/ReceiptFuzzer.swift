@@ -5,7 +5,8 @@ import ReceiptKit
 /// Xcode's StoreKit certificate, so that mutations of real receipts reach the chain checks.
 let verifier: ReceiptVerifier = {
     var roots = [X509Certificate.openStoreKitTestRoot]
-    let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/../../../../shared/vectors/receipts"
+    let vectors =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/../../../../shared/vectors/receipts"
     for name in ["AppleIncRootCertificate.cer", "tpinapp_StoreKitTestCertificate.cer"] {
         if let root = try? ReceiptFile.readCertificate(atPath: vectors + "/" + name) { roots.append(root) }
     }

@@ -33,7 +33,8 @@ struct BERScanner {
     ///   - depth: The nesting depth of this element (0 for the outermost).
     func element(at offset: Int, limit: Int, depth: Int) throws(ReceiptError) -> TLV {
         if depth > ASN1EncodingRules.maximumDepth {
-            throw error(.nestingTooDeep, "elements nested deeper than \(ASN1EncodingRules.maximumDepth) levels", at: offset)
+            throw error(
+                .nestingTooDeep, "elements nested deeper than \(ASN1EncodingRules.maximumDepth) levels", at: offset)
         }
         guard offset < limit else {
             throw error(.truncated, "input ends where an element should start", at: offset)
@@ -248,7 +249,8 @@ struct BERScanner {
         switch element.primitiveIdentifier {
         case 0x0C, 0x13, 0x16, 0x1A: break
         default:
-            throw error(.unexpectedElement, "expected a date string (\(what)), found \(element.tag)", at: element.offset)
+            throw error(
+                .unexpectedElement, "expected a date string (\(what)), found \(element.tag)", at: element.offset)
         }
         let parsed: RFC3339.Result
         switch try contentBytes(element, depth: depth) {

@@ -1,5 +1,5 @@
-public import Foundation
 internal import COpenSSL
+public import Foundation
 
 /// An X.509 certificate, decoded by OpenSSL. Immutable; safe to share between threads.
 ///

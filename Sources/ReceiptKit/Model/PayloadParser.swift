@@ -58,7 +58,8 @@ enum PayloadParser {
         let version = try s.int64(versionElement, "attribute version")
         let value = try s.element(at: versionElement.end, limit: sequence.contentEnd, depth: depth + 1)
         guard value.primitiveIdentifier == 0x04 else {
-            throw s.error(.unexpectedElement, "expected the attribute value OCTET STRING, found \(value.tag)", at: value.offset)
+            throw s.error(
+                .unexpectedElement, "expected the attribute value OCTET STRING, found \(value.tag)", at: value.offset)
         }
         guard value.end == sequence.contentEnd else {
             throw s.error(.unexpectedElement, "an attribute has more than 3 elements", at: value.end)
@@ -98,7 +99,8 @@ enum PayloadParser {
         s.error(.duplicateAttribute, "attribute \(type) appears more than once", at: value.offset)
     }
 
-    static func missing(_ s: BERScanner, _ type: Int, _ name: String, at offset: Int, in place: String) -> ReceiptError {
+    static func missing(_ s: BERScanner, _ type: Int, _ name: String, at offset: Int, in place: String) -> ReceiptError
+    {
         s.error(.missingAttribute, "attribute \(type) (\(name)) is missing \(place)", at: offset)
     }
 
@@ -218,7 +220,8 @@ enum PayloadParser {
     }()
 
     /// Parses the `SET OF InAppAttribute` of one in-app purchase (the value of attribute 17).
-    static func parseInApp(_ s: BERScanner, range: Range<Int>, index: Int) throws(ReceiptError) -> InAppPurchaseReceipt {
+    static func parseInApp(_ s: BERScanner, range: Range<Int>, index: Int) throws(ReceiptError) -> InAppPurchaseReceipt
+    {
         let root = try s.single(in: range, depth: 3)
         try s.expect(root, 0x31, "the SET of in-app purchase #\(index) attributes")
         var quantity: Int?
@@ -329,7 +332,8 @@ enum PayloadParser {
         sortIfNeeded(&unknown)
         return InAppPurchaseReceipt(
             quantity: quantity, productIdentifier: productIdentifier, transactionIdentifier: transactionIdentifier,
-            purchaseDate: Date(receiptMilliseconds: purchase), originalTransactionIdentifier: originalTransactionIdentifier,
+            purchaseDate: Date(receiptMilliseconds: purchase),
+            originalTransactionIdentifier: originalTransactionIdentifier,
             originalPurchaseDate: originalPurchase.map(Date.init(receiptMilliseconds:)), productType: productType,
             subscriptionExpirationDate: expiration.map(Date.init(receiptMilliseconds:)),
             webOrderLineItemIdentifier: webOrderLineItemIdentifier,

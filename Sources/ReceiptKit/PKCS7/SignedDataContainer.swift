@@ -182,7 +182,8 @@ struct SignedDataContainer {
         }
     }
 
-    private static func digestAlgorithm(_ s: BERScanner, _ element: TLV) throws(ReceiptError) -> ReceiptDigestAlgorithm {
+    private static func digestAlgorithm(_ s: BERScanner, _ element: TLV) throws(ReceiptError) -> ReceiptDigestAlgorithm
+    {
         try s.expect(element, 0x30, "the digest AlgorithmIdentifier")
         let oid = try s.element(at: element.contentStart, limit: element.contentEnd, depth: 6)
         try s.expect(oid, 0x06, "the digest algorithm OID")
@@ -322,7 +323,8 @@ struct SignedDataContainer {
         let computed = Digest.hash(digest, payload)
         guard s.bytes[messageDigest].elementsEqual(computed) else {
             throw ReceiptError(
-                .signatureInvalid, "the signed messageDigest does not match the payload", offset: messageDigest.lowerBound)
+                .signatureInvalid, "the signed messageDigest does not match the payload",
+                offset: messageDigest.lowerBound)
         }
         var retagged = Array(UnsafeRawBufferPointer(rebasing: s.bytes[attributes.range]))
         retagged[0] = 0x31  // the signature covers the attributes as an explicit SET OF

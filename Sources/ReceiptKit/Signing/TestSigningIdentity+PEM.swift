@@ -5,116 +5,116 @@ extension ReceiptSigningIdentity {
     enum TestPEM {
         /// `Receipts/pki/root.pem`: the test root, valid 2020 to 2060.
         static let root =
-        """
-        -----BEGIN CERTIFICATE-----
-        MIIDqDCCApCgAwIBAgICEAEwDQYJKoZIhvcNAQELBQAwdDELMAkGA1UEBhMCVVMx
-        GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MSUwIwYDVQQLDBxUZXN0IENlcnRp
-        ZmljYXRpb24gQXV0aG9yaXR5MSIwIAYDVQQDDBlPcGVuU3RvcmVLaXQgVGVzdCBS
-        b290IENBMCAXDTIwMDEwMTAwMDAwMFoYDzIwNjAwMTAxMDAwMDAwWjB0MQswCQYD
-        VQQGEwJVUzEaMBgGA1UECgwRT3BlblN0b3JlS2l0IFRlc3QxJTAjBgNVBAsMHFRl
-        c3QgQ2VydGlmaWNhdGlvbiBBdXRob3JpdHkxIjAgBgNVBAMMGU9wZW5TdG9yZUtp
-        dCBUZXN0IFJvb3QgQ0EwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDM
-        i0hrUbs3kPVAwxCDsyJ1UGkne6hDPtonk6JtjASBKZMH5ZsAIqUycigw2P0uxhNM
-        AyzG8P0NRD0iO1JapL7VBni6Be93jwh8Z2GWHCBBF6Y97hraPaJKBXmkTD+3ih5f
-        CLRdxoNItYcYnR+sWKWwsk3Pt84tbDT31nOI3EJcN2XQUD9c/5rGaoCwP0q/3Bip
-        RTAv/0rKKx/P+8EM/rn5hEMFMDbE+84HTCke0I4HuaDwdB8hj8NJ4iuOHqyC9lUy
-        lq+MjMRkzs+ATnnL3FqWhTITB2lVmAaedvW4LkMzLkjH7M1zmhayEN8aZOa9D44m
-        6A/6DKLroILxkeAGKDTJAgMBAAGjQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0P
-        AQH/BAQDAgEGMB0GA1UdDgQWBBQI7B5Zhpc+2AButRV/EofiOYB1CDANBgkqhkiG
-        9w0BAQsFAAOCAQEAEsYWxu/Sg/oHX6mmGhpkrAVxXNj0p/APNawlEGZrbBZ2K39o
-        54L5dn5HrPkj2YZTlH2Sj5f1Y3JfELiyuC2Wnetqdkl95tkplT9791s3xei+hCS2
-        Ws6qTDuQkx4pTRTF3rNXjiySg6jcQ5GgjTlGxJNurJRAD9ggoNMkPNmISWFS6nHb
-        9VM06C/j95PjIMGtqlUmdUxNz5hMg90BthGUB0WecKfZ1Bd9/zcAJ8+qzs/BGHTs
-        vFfe62NugKuPEEEezbX+OUwEdiYV++NTXuUeDI1EXk7cPLmAKsRaSiNv0d0dmurx
-        /mMU3TOAmdlGq+GBLos7rWT/e0txy11ZtoRcmw==
-        -----END CERTIFICATE-----
-        """
+            """
+            -----BEGIN CERTIFICATE-----
+            MIIDqDCCApCgAwIBAgICEAEwDQYJKoZIhvcNAQELBQAwdDELMAkGA1UEBhMCVVMx
+            GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MSUwIwYDVQQLDBxUZXN0IENlcnRp
+            ZmljYXRpb24gQXV0aG9yaXR5MSIwIAYDVQQDDBlPcGVuU3RvcmVLaXQgVGVzdCBS
+            b290IENBMCAXDTIwMDEwMTAwMDAwMFoYDzIwNjAwMTAxMDAwMDAwWjB0MQswCQYD
+            VQQGEwJVUzEaMBgGA1UECgwRT3BlblN0b3JlS2l0IFRlc3QxJTAjBgNVBAsMHFRl
+            c3QgQ2VydGlmaWNhdGlvbiBBdXRob3JpdHkxIjAgBgNVBAMMGU9wZW5TdG9yZUtp
+            dCBUZXN0IFJvb3QgQ0EwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDM
+            i0hrUbs3kPVAwxCDsyJ1UGkne6hDPtonk6JtjASBKZMH5ZsAIqUycigw2P0uxhNM
+            AyzG8P0NRD0iO1JapL7VBni6Be93jwh8Z2GWHCBBF6Y97hraPaJKBXmkTD+3ih5f
+            CLRdxoNItYcYnR+sWKWwsk3Pt84tbDT31nOI3EJcN2XQUD9c/5rGaoCwP0q/3Bip
+            RTAv/0rKKx/P+8EM/rn5hEMFMDbE+84HTCke0I4HuaDwdB8hj8NJ4iuOHqyC9lUy
+            lq+MjMRkzs+ATnnL3FqWhTITB2lVmAaedvW4LkMzLkjH7M1zmhayEN8aZOa9D44m
+            6A/6DKLroILxkeAGKDTJAgMBAAGjQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0P
+            AQH/BAQDAgEGMB0GA1UdDgQWBBQI7B5Zhpc+2AButRV/EofiOYB1CDANBgkqhkiG
+            9w0BAQsFAAOCAQEAEsYWxu/Sg/oHX6mmGhpkrAVxXNj0p/APNawlEGZrbBZ2K39o
+            54L5dn5HrPkj2YZTlH2Sj5f1Y3JfELiyuC2Wnetqdkl95tkplT9791s3xei+hCS2
+            Ws6qTDuQkx4pTRTF3rNXjiySg6jcQ5GgjTlGxJNurJRAD9ggoNMkPNmISWFS6nHb
+            9VM06C/j95PjIMGtqlUmdUxNz5hMg90BthGUB0WecKfZ1Bd9/zcAJ8+qzs/BGHTs
+            vFfe62NugKuPEEEezbX+OUwEdiYV++NTXuUeDI1EXk7cPLmAKsRaSiNv0d0dmurx
+            /mMU3TOAmdlGq+GBLos7rWT/e0txy11ZtoRcmw==
+            -----END CERTIFICATE-----
+            """
         /// `Receipts/pki/intermediate.pem`: carries the intermediate marker 1.2.840.113635.100.6.2.1.
         static let intermediate =
-        """
-        -----BEGIN CERTIFICATE-----
-        MIID2TCCAsGgAwIBAgICIAEwDQYJKoZIhvcNAQELBQAwdDELMAkGA1UEBhMCVVMx
-        GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MSUwIwYDVQQLDBxUZXN0IENlcnRp
-        ZmljYXRpb24gQXV0aG9yaXR5MSIwIAYDVQQDDBlPcGVuU3RvcmVLaXQgVGVzdCBS
-        b290IENBMCAXDTIwMDEwMTAwMDAwMFoYDzIwNTkxMjMxMDAwMDAwWjBvMQswCQYD
-        VQQGEwJVUzEaMBgGA1UECgwRT3BlblN0b3JlS2l0IFRlc3QxCzAJBgNVBAsMAkc1
-        MTcwNQYDVQQDDC5PcGVuU3RvcmVLaXQgVGVzdCBXV0RSIENlcnRpZmljYXRpb24g
-        QXV0aG9yaXR5MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA5HxpBKrS
-        M6IhtrrfQeEaJ9vCZWoCEWpdEfZQxfNDUYq7R9JYbLWDC8qxtPBdk9V0JrJOuwqa
-        b1hS2J+pI+DTVH+bEJUyY1LtRWoPJrJaKv7UK8/7KKZMvZ3HF8/E8/SL/Vv9JM8I
-        t2pvkkEJhBtCEQuFy7axx9f68yG4ruLlhWcKEyUnwJbObTdNwPGYQZcG9XgQ38P3
-        f2JjySqulQPeuQVNbY+fWRSzN5CCYEyFvHAa1YyyXxxq8fyfVoi8TcwZFhF5mLRQ
-        JTBoVci61Ncm0afDdgX8qTre6gw4q5BwWJKd3vOSBvoHNjOV/UH+BJT/OZjibV42
-        x7bAnzHZBDz8BwIDAQABo3gwdjASBgNVHRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB
-        /wQEAwIBBjAdBgNVHQ4EFgQUELfC2Y07GON21YokbqQuIVZj+AwwHwYDVR0jBBgw
-        FoAUCOweWYaXPtgAbrUVfxKH4jmAdQgwEAYKKoZIhvdjZAYCAQQCBQAwDQYJKoZI
-        hvcNAQELBQADggEBAFCfZKJiyclf9LLCUScTBqMZHqKF5o9XY7CdPD5woPWN5Fmy
-        jrOypzTj6LvN5a0cfZHp2HsDIcqlJhWdfTQE+HcrHIv086gYsBuVD8kDuZw49vWS
-        ab/aJ9l7r97bqlWvUVtiy+8/8K7spYLa11TqYD2jt9sdgqjo9RhcBEQcIdxpOEnh
-        zSGl53tuhH08YvZeowFLXrmpbHoVgShj/2rDfnr1Te7fl1VA3mUyCzyAa0Siqlk6
-        RtrrEvii13gLvjWqhfm1A8yPrMY/YsW1NlrvUkxVuF3R5oZSRRU9E9hjU9Oo7U9w
-        G7fDg9fTe9Dq7b+6Uhex6x7Wy/D4WlXRE8bZk1Q=
-        -----END CERTIFICATE-----
-        """
+            """
+            -----BEGIN CERTIFICATE-----
+            MIID2TCCAsGgAwIBAgICIAEwDQYJKoZIhvcNAQELBQAwdDELMAkGA1UEBhMCVVMx
+            GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MSUwIwYDVQQLDBxUZXN0IENlcnRp
+            ZmljYXRpb24gQXV0aG9yaXR5MSIwIAYDVQQDDBlPcGVuU3RvcmVLaXQgVGVzdCBS
+            b290IENBMCAXDTIwMDEwMTAwMDAwMFoYDzIwNTkxMjMxMDAwMDAwWjBvMQswCQYD
+            VQQGEwJVUzEaMBgGA1UECgwRT3BlblN0b3JlS2l0IFRlc3QxCzAJBgNVBAsMAkc1
+            MTcwNQYDVQQDDC5PcGVuU3RvcmVLaXQgVGVzdCBXV0RSIENlcnRpZmljYXRpb24g
+            QXV0aG9yaXR5MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA5HxpBKrS
+            M6IhtrrfQeEaJ9vCZWoCEWpdEfZQxfNDUYq7R9JYbLWDC8qxtPBdk9V0JrJOuwqa
+            b1hS2J+pI+DTVH+bEJUyY1LtRWoPJrJaKv7UK8/7KKZMvZ3HF8/E8/SL/Vv9JM8I
+            t2pvkkEJhBtCEQuFy7axx9f68yG4ruLlhWcKEyUnwJbObTdNwPGYQZcG9XgQ38P3
+            f2JjySqulQPeuQVNbY+fWRSzN5CCYEyFvHAa1YyyXxxq8fyfVoi8TcwZFhF5mLRQ
+            JTBoVci61Ncm0afDdgX8qTre6gw4q5BwWJKd3vOSBvoHNjOV/UH+BJT/OZjibV42
+            x7bAnzHZBDz8BwIDAQABo3gwdjASBgNVHRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB
+            /wQEAwIBBjAdBgNVHQ4EFgQUELfC2Y07GON21YokbqQuIVZj+AwwHwYDVR0jBBgw
+            FoAUCOweWYaXPtgAbrUVfxKH4jmAdQgwEAYKKoZIhvdjZAYCAQQCBQAwDQYJKoZI
+            hvcNAQELBQADggEBAFCfZKJiyclf9LLCUScTBqMZHqKF5o9XY7CdPD5woPWN5Fmy
+            jrOypzTj6LvN5a0cfZHp2HsDIcqlJhWdfTQE+HcrHIv086gYsBuVD8kDuZw49vWS
+            ab/aJ9l7r97bqlWvUVtiy+8/8K7spYLa11TqYD2jt9sdgqjo9RhcBEQcIdxpOEnh
+            zSGl53tuhH08YvZeowFLXrmpbHoVgShj/2rDfnr1Te7fl1VA3mUyCzyAa0Siqlk6
+            RtrrEvii13gLvjWqhfm1A8yPrMY/YsW1NlrvUkxVuF3R5oZSRRU9E9hjU9Oo7U9w
+            G7fDg9fTe9Dq7b+6Uhex6x7Wy/D4WlXRE8bZk1Q=
+            -----END CERTIFICATE-----
+            """
         /// `Receipts/pki/leaf.pem`: carries the receipt-signing marker 1.2.840.113635.100.6.11.1.
         static let leaf =
-        """
-        -----BEGIN CERTIFICATE-----
-        MIID/TCCAuWgAwIBAgICMAEwDQYJKoZIhvcNAQELBQAwbzELMAkGA1UEBhMCVVMx
-        GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MQswCQYDVQQLDAJHNTE3MDUGA1UE
-        AwwuT3BlblN0b3JlS2l0IFRlc3QgV1dEUiBDZXJ0aWZpY2F0aW9uIEF1dGhvcml0
-        eTAgFw0yMDAxMDEwMDAwMDBaGA8yMDU4MTIzMTAwMDAwMFowgYIxCzAJBgNVBAYT
-        AlVTMRowGAYDVQQKDBFPcGVuU3RvcmVLaXQgVGVzdDErMCkGA1UECwwiVGVzdCBX
-        b3JsZHdpZGUgRGV2ZWxvcGVyIFJlbGF0aW9uczEqMCgGA1UEAwwhT3BlblN0b3Jl
-        S2l0IFRlc3QgUmVjZWlwdCBTaWduaW5nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A
-        MIIBCgKCAQEAqi4BzBY1jxCgem0vzyHikoXzR5rwFuX2gEMBTL0/m7oVeTvZ6wTL
-        DiZC9HDevDPfwxf3EOcr9/rYhnoJbZVj4qdmjCTrLSV1a89modGI2UQFR7gbhePL
-        HhE4R5nXesoTJwfAPt/s7nPov88k5iK6dkfPF1JmYxwFyAgH4rjDE6rAwFgCqPiX
-        oS153IhYC+EVdTzXmmI7rx/+Ep19/pkbvytptidJt672XKyraDRR96wf6EwvVSwo
-        hVdNFNvMDcuOc+u3aGIfZO1ySgCrYLgUVwTdY3ab1e0KHgr0GUkfmQyV59HkChZv
-        rzYwe7UfUfIpPtIgPFGKWewR+2kMSUDdIwIDAQABo4GMMIGJMAwGA1UdEwEB/wQC
-        MAAwDgYDVR0PAQH/BAQDAgeAMB0GA1UdDgQWBBTL0H2S++3iqCO4tEG6QHkFpflk
-        tTAfBgNVHSMEGDAWgBQQt8LZjTsY43bViiRupC4hVmP4DDAXBgNVHSAEEDAOMAwG
-        CiqGSIb3Y2QFBgEwEAYKKoZIhvdjZAYLAQQCBQAwDQYJKoZIhvcNAQELBQADggEB
-        AAIQxzKLxb6dOPLWn9fBwT0OMIWP6wSNwl85fWufEfaySp2vdgFbbbtLd0RK8NDh
-        hmGG4GYr7NqBUNFgSVla1OlXcPPXDEfHZZVjodnjBX7YBr3ESQ0l+noHVMFdkocG
-        3p93wvOzSvLEadU78+aQC9u0GiLxUOEf3NxTRllpdkh+v55f2Jn/f5aA+Xnmo995
-        gea7o69QtpjerZt0TFDj+a8NUbkO65S3Om0T7EYfSZiCR2xkJO+5va9X2pA33hfL
-        aKrniWN2MUGF9TPzCaCNZDPLZsPAmW7OKkkBneQn9hxty7PPzhncn+JyYoAvRat9
-        s0Zwo0csFcEwEqgdpYotISA=
-        -----END CERTIFICATE-----
-        """
+            """
+            -----BEGIN CERTIFICATE-----
+            MIID/TCCAuWgAwIBAgICMAEwDQYJKoZIhvcNAQELBQAwbzELMAkGA1UEBhMCVVMx
+            GjAYBgNVBAoMEU9wZW5TdG9yZUtpdCBUZXN0MQswCQYDVQQLDAJHNTE3MDUGA1UE
+            AwwuT3BlblN0b3JlS2l0IFRlc3QgV1dEUiBDZXJ0aWZpY2F0aW9uIEF1dGhvcml0
+            eTAgFw0yMDAxMDEwMDAwMDBaGA8yMDU4MTIzMTAwMDAwMFowgYIxCzAJBgNVBAYT
+            AlVTMRowGAYDVQQKDBFPcGVuU3RvcmVLaXQgVGVzdDErMCkGA1UECwwiVGVzdCBX
+            b3JsZHdpZGUgRGV2ZWxvcGVyIFJlbGF0aW9uczEqMCgGA1UEAwwhT3BlblN0b3Jl
+            S2l0IFRlc3QgUmVjZWlwdCBTaWduaW5nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A
+            MIIBCgKCAQEAqi4BzBY1jxCgem0vzyHikoXzR5rwFuX2gEMBTL0/m7oVeTvZ6wTL
+            DiZC9HDevDPfwxf3EOcr9/rYhnoJbZVj4qdmjCTrLSV1a89modGI2UQFR7gbhePL
+            HhE4R5nXesoTJwfAPt/s7nPov88k5iK6dkfPF1JmYxwFyAgH4rjDE6rAwFgCqPiX
+            oS153IhYC+EVdTzXmmI7rx/+Ep19/pkbvytptidJt672XKyraDRR96wf6EwvVSwo
+            hVdNFNvMDcuOc+u3aGIfZO1ySgCrYLgUVwTdY3ab1e0KHgr0GUkfmQyV59HkChZv
+            rzYwe7UfUfIpPtIgPFGKWewR+2kMSUDdIwIDAQABo4GMMIGJMAwGA1UdEwEB/wQC
+            MAAwDgYDVR0PAQH/BAQDAgeAMB0GA1UdDgQWBBTL0H2S++3iqCO4tEG6QHkFpflk
+            tTAfBgNVHSMEGDAWgBQQt8LZjTsY43bViiRupC4hVmP4DDAXBgNVHSAEEDAOMAwG
+            CiqGSIb3Y2QFBgEwEAYKKoZIhvdjZAYLAQQCBQAwDQYJKoZIhvcNAQELBQADggEB
+            AAIQxzKLxb6dOPLWn9fBwT0OMIWP6wSNwl85fWufEfaySp2vdgFbbbtLd0RK8NDh
+            hmGG4GYr7NqBUNFgSVla1OlXcPPXDEfHZZVjodnjBX7YBr3ESQ0l+noHVMFdkocG
+            3p93wvOzSvLEadU78+aQC9u0GiLxUOEf3NxTRllpdkh+v55f2Jn/f5aA+Xnmo995
+            gea7o69QtpjerZt0TFDj+a8NUbkO65S3Om0T7EYfSZiCR2xkJO+5va9X2pA33hfL
+            aKrniWN2MUGF9TPzCaCNZDPLZsPAmW7OKkkBneQn9hxty7PPzhncn+JyYoAvRat9
+            s0Zwo0csFcEwEqgdpYotISA=
+            -----END CERTIFICATE-----
+            """
         /// `Receipts/pki/leaf.key`: the leaf private key (RSA-2048).
         static let leafKey =
-        """
-        -----BEGIN PRIVATE KEY-----
-        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCqLgHMFjWPEKB6
-        bS/PIeKShfNHmvAW5faAQwFMvT+buhV5O9nrBMsOJkL0cN68M9/DF/cQ5yv3+tiG
-        egltlWPip2aMJOstJXVrz2ah0YjZRAVHuBuF48seEThHmdd6yhMnB8A+3+zuc+i/
-        zyTmIrp2R88XUmZjHAXICAfiuMMTqsDAWAKo+JehLXnciFgL4RV1PNeaYjuvH/4S
-        nX3+mRu/K2m2J0m3rvZcrKtoNFH3rB/oTC9VLCiFV00U28wNy45z67doYh9k7XJK
-        AKtguBRXBN1jdpvV7QoeCvQZSR+ZDJXn0eQKFm+vNjB7tR9R8ik+0iA8UYpZ7BH7
-        aQxJQN0jAgMBAAECggEATPlQUMp+4T4JCDcY19ygyduSpYG8NO9BJtSn4tj6y2pI
-        yjQ7JiVd3wGJaV0gMgpYnLrbQqb9aUXp6DGM0CcxLdS/+oW8Zgg6a1A9QNYwyu0M
-        Ylsw/8eAGRJ63VAFegGq1g2YdBf+6AA/d3qvWvS8WEG0tvzLWOrU5pxTTMZ7Xgox
-        7HooqBuKoEOrFQcIjB7qLpOFBpWYZq3Uvkdd6CZzrF6GJf3cl1+46jdMaFqQnAxo
-        XrzYP1OnvWEmQ9ZPWHoubjeKGkpNRjghA6m6peElFGbsPqiiJSrFXdSRcf0XjviO
-        TunRbZHsHcF05YhCMmWeCuugEP6esz1Qk5KFBV4l2QKBgQDat8Tw2rluvBEDAVl+
-        CPVFulu5Go08GqEh39KzYZTAHXIuzE2ErsFRdAiPJRcOTUxjNcc5xxRAKYYmggLi
-        altdyq/BAj6q883CN7tNEXe+6k8Qs5KsZQau/5SL5ZSYHocrY2InL9HiUi/1/aS7
-        +zmVP3QgsBkU2MMCbOMVJnh+HwKBgQDHMCuZaE3wPDQopEGjiJY1MPsMU/1juNEm
-        Ya9sCyZwAX8JHP5bFcsbHJOlBJJnnMEzVsASzdZZtQvRnJwasX5Gv7A4DVat6SCp
-        YVP8lAOEw1bA79vqAIKjja3Hg4qUNSnjZI89QDbFjXn/mlrDtkW/qmh3Hixja/ee
-        5B+fV5u4fQKBgHprZbYSFrxeU39FIBwlU3OFzZUbwXWkyg+1wa9ZrPKjCKgc/j6H
-        ufinY6sLbY45wcm97hbu0Ozg0Q94sbidIyqqKhlz8jOpZr+Qhiuq3UVkzIBionQP
-        z9/fefubssI6RBoK9INOhsGQkvuyzqPRB/f7njo1lrROZ0hSPgA2mjatAoGAIi4j
-        7Sk25piOIsM8+EEB9ZK4Ib9v5eLbEQkGPzYSnHnFQN0W0K6GsdpPg6urK9h8VsD2
-        KMPlmnM02f1T1EjM8HsIVDYFv8YXcrle3iLQD8ItauI+DIOV51bykSADcbdFvt2M
-        rugL/g5u9uuX06m9gkxNrNMirtTiIwPmYUN5V0kCgYEA2JdsytWz7WdtcE60d1iY
-        15IO0JWXfU0vgYs+fiouXl9oWdBsjmKb4slxv44SuJLfx5ZbpNwhrZQaFOlZuwNS
-        2DMxgaA3+JiivSHuXIdG0yPuiWjhsLHyRiWOkHf2+5cuoBlCuZvVlTr96pajPT/E
-        gV1s2qe+v24yoZBvGyfx09U=
-        -----END PRIVATE KEY-----
-        """
+            """
+            -----BEGIN PRIVATE KEY-----
+            MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCqLgHMFjWPEKB6
+            bS/PIeKShfNHmvAW5faAQwFMvT+buhV5O9nrBMsOJkL0cN68M9/DF/cQ5yv3+tiG
+            egltlWPip2aMJOstJXVrz2ah0YjZRAVHuBuF48seEThHmdd6yhMnB8A+3+zuc+i/
+            zyTmIrp2R88XUmZjHAXICAfiuMMTqsDAWAKo+JehLXnciFgL4RV1PNeaYjuvH/4S
+            nX3+mRu/K2m2J0m3rvZcrKtoNFH3rB/oTC9VLCiFV00U28wNy45z67doYh9k7XJK
+            AKtguBRXBN1jdpvV7QoeCvQZSR+ZDJXn0eQKFm+vNjB7tR9R8ik+0iA8UYpZ7BH7
+            aQxJQN0jAgMBAAECggEATPlQUMp+4T4JCDcY19ygyduSpYG8NO9BJtSn4tj6y2pI
+            yjQ7JiVd3wGJaV0gMgpYnLrbQqb9aUXp6DGM0CcxLdS/+oW8Zgg6a1A9QNYwyu0M
+            Ylsw/8eAGRJ63VAFegGq1g2YdBf+6AA/d3qvWvS8WEG0tvzLWOrU5pxTTMZ7Xgox
+            7HooqBuKoEOrFQcIjB7qLpOFBpWYZq3Uvkdd6CZzrF6GJf3cl1+46jdMaFqQnAxo
+            XrzYP1OnvWEmQ9ZPWHoubjeKGkpNRjghA6m6peElFGbsPqiiJSrFXdSRcf0XjviO
+            TunRbZHsHcF05YhCMmWeCuugEP6esz1Qk5KFBV4l2QKBgQDat8Tw2rluvBEDAVl+
+            CPVFulu5Go08GqEh39KzYZTAHXIuzE2ErsFRdAiPJRcOTUxjNcc5xxRAKYYmggLi
+            altdyq/BAj6q883CN7tNEXe+6k8Qs5KsZQau/5SL5ZSYHocrY2InL9HiUi/1/aS7
+            +zmVP3QgsBkU2MMCbOMVJnh+HwKBgQDHMCuZaE3wPDQopEGjiJY1MPsMU/1juNEm
+            Ya9sCyZwAX8JHP5bFcsbHJOlBJJnnMEzVsASzdZZtQvRnJwasX5Gv7A4DVat6SCp
+            YVP8lAOEw1bA79vqAIKjja3Hg4qUNSnjZI89QDbFjXn/mlrDtkW/qmh3Hixja/ee
+            5B+fV5u4fQKBgHprZbYSFrxeU39FIBwlU3OFzZUbwXWkyg+1wa9ZrPKjCKgc/j6H
+            ufinY6sLbY45wcm97hbu0Ozg0Q94sbidIyqqKhlz8jOpZr+Qhiuq3UVkzIBionQP
+            z9/fefubssI6RBoK9INOhsGQkvuyzqPRB/f7njo1lrROZ0hSPgA2mjatAoGAIi4j
+            7Sk25piOIsM8+EEB9ZK4Ib9v5eLbEQkGPzYSnHnFQN0W0K6GsdpPg6urK9h8VsD2
+            KMPlmnM02f1T1EjM8HsIVDYFv8YXcrle3iLQD8ItauI+DIOV51bykSADcbdFvt2M
+            rugL/g5u9uuX06m9gkxNrNMirtTiIwPmYUN5V0kCgYEA2JdsytWz7WdtcE60d1iY
+            15IO0JWXfU0vgYs+fiouXl9oWdBsjmKb4slxv44SuJLfx5ZbpNwhrZQaFOlZuwNS
+            2DMxgaA3+JiivSHuXIdG0yPuiWjhsLHyRiWOkHf2+5cuoBlCuZvVlTr96pajPT/E
+            gV1s2qe+v24yoZBvGyfx09U=
+            -----END PRIVATE KEY-----
+            """
     }
 }

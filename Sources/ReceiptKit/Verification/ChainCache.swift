@@ -33,7 +33,8 @@ final class ChainCache: Sendable {
     /// The entry for these certificate bytes and signer, if any.
     func lookup(_ certificateSet: UnsafeRawBufferPointer, signerIndex: Int) -> Entry? {
         entries.withLock { entries in
-            for entry in entries where entry.signerIndex == signerIndex && entry.certificateSet.count == certificateSet.count {
+            for entry in entries
+            where entry.signerIndex == signerIndex && entry.certificateSet.count == certificateSet.count {
                 let equal = entry.certificateSet.withUnsafeBytes { stored in
                     stored.count == 0 || memcmp(stored.baseAddress!, certificateSet.baseAddress!, stored.count) == 0
                 }

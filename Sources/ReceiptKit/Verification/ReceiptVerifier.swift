@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Verifies App Store receipts (PKCS#7 SignedData) against the roots its caller trusts, and nothing else.
 ///
@@ -271,7 +271,8 @@ public final class ReceiptVerifier: Sendable {
         case X509_V_ERR_CERT_HAS_EXPIRED:
             return ReceiptError(.certificateExpired, "\(place) had expired at the verification time (\(reason))")
         case X509_V_ERR_CERT_NOT_YET_VALID:
-            return ReceiptError(.certificateNotYetValid, "\(place) was not yet valid at the verification time (\(reason))")
+            return ReceiptError(
+                .certificateNotYetValid, "\(place) was not yet valid at the verification time (\(reason))")
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
             X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY:
             return ReceiptError(.certificateSignatureInvalid, "the signature of \(place) does not verify (\(reason))")
