@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads ASN.1 elements from a buffer without allocating: the core of every parser in ReceiptKit.
 ///
 /// Offsets are absolute in `bytes`, so errors name the byte offset in the caller's input. The scanner reads one
@@ -159,20 +161,20 @@ struct BERScanner {
     }
 
     /// Requires an element to have a given identifier octet.
-    func expect(_ element: TLV, _ identifier: UInt8, _ what: String) throws(ReceiptError) {
+    func expect(_ element: TLV, _ identifier: UInt8, _ what: @autoclosure () -> String) throws(ReceiptError) {
         guard element.identifier == identifier else {
-            throw error(.unexpectedElement, "expected \(what), found \(element.tag)", at: element.offset)
+            throw error(.unexpectedElement, "expected \(what()), found \(element.tag)", at: element.offset)
         }
     }
 
     // MARK: Primitive values
 
     /// Decodes an INTEGER that fits in 64 bits (two's complement).
-    func int64(_ element: TLV, _ what: String) throws(ReceiptError) -> Int64 {
-        try expect(element, 0x02, "INTEGER (\(what))")
+    func int64(_ element: TLV, _ what: @autoclosure () -> String) throws(ReceiptError) -> Int64 {
+        try expect(element, 0x02, "INTEGER (\(what()))")
         let count = element.contentCount
         guard count > 0 else {
-            throw error(.invalidInteger, "\(what) is an empty INTEGER", at: element.offset)
+            throw error(.invalidInteger, "\(what()) is an empty INTEGER", at: element.offset)
         }
         let start = element.contentStart
         if count > 1 {
@@ -180,7 +182,7 @@ struct BERScanner {
             let b1 = bytes[start + 1]
             if (b0 == 0 && b1 & 0x80 == 0) || (b0 == 0xFF && b1 & 0x80 != 0) {
                 if rules == .der {
-                    throw error(.invalidInteger, "\(what) is not minimally encoded", at: element.offset)
+                    throw error(.invalidInteger, "\(what()) is not minimally encoded", at: element.offset)
                 }
             }
         }
@@ -189,7 +191,7 @@ struct BERScanner {
         while element.contentEnd - first > 8 {
             let sign: UInt8 = bytes[start] & 0x80 == 0 ? 0 : 0xFF
             guard bytes[first] == sign, bytes[first + 1] & 0x80 == sign & 0x80 else {
-                throw error(.invalidInteger, "\(what) does not fit in 64 bits", at: element.offset)
+                throw error(.invalidInteger, "\(what()) does not fit in 64 bits", at: element.offset)
             }
             first += 1
         }
@@ -225,32 +227,51 @@ struct BERScanner {
     }
 
     /// Decodes a character string (UTF8String, IA5String, PrintableString, VisibleString) as UTF-8.
-    func string(_ element: TLV, _ what: String, depth: Int) throws(ReceiptError) -> String {
+    func string(_ element: TLV, _ what: @autoclosure () -> String, depth: Int) throws(ReceiptError) -> String {
         switch element.primitiveIdentifier {
         case 0x0C, 0x13, 0x16, 0x1A: break
         default:
-            throw error(.unexpectedElement, "expected a string (\(what)), found \(element.tag)", at: element.offset)
+            throw error(.unexpectedElement, "expected a string (\(what())), found \(element.tag)", at: element.offset)
         }
         let decoded: String?
         switch try contentBytes(element, depth: depth) {
         case .range(let range):
-            decoded = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            decoded = Self.utf8(UnsafeRawBufferPointer(rebasing: bytes[range]))
         case .joined(let joined):
-            decoded = String(validating: joined, as: UTF8.self)
+            decoded = joined.withUnsafeBytes { Self.utf8($0) }
         }
         guard let decoded else {
-            throw error(.invalidString, "\(what) is not valid UTF-8", at: element.offset)
+            throw error(.invalidString, "\(what()) is not valid UTF-8", at: element.offset)
         }
         return decoded
     }
 
+    /// Decodes UTF-8, or returns nil if it is not valid.
+    ///
+    /// `String(decoding:as:)` on a byte buffer is the standard library's fast path; it repairs invalid input, which
+    /// always changes the bytes, so comparing them detects it. (`String(validating:as:)` is generic and much slower.)
+    @inline(__always)
+    static func utf8(_ raw: UnsafeRawBufferPointer) -> String? {
+        let buffer = raw.assumingMemoryBound(to: UInt8.self)
+        let decoded = String(decoding: buffer, as: UTF8.self)
+        var high: UInt8 = 0
+        for byte in buffer { high |= byte }
+        if high < 0x80 { return decoded }  // ASCII is always valid
+        var copy = decoded
+        return copy.withUTF8 { utf8 in
+            utf8.count == buffer.count
+                && (buffer.isEmpty || memcmp(utf8.baseAddress!, buffer.baseAddress!, buffer.count) == 0)
+        } ? decoded : nil
+    }
+
     /// Decodes an RFC 3339 date string in milliseconds since 1970, or nil for an empty string.
-    func dateMilliseconds(_ element: TLV, _ what: String, depth: Int) throws(ReceiptError) -> Int64? {
+    func dateMilliseconds(_ element: TLV, _ what: @autoclosure () -> String, depth: Int) throws(ReceiptError) -> Int64?
+    {
         switch element.primitiveIdentifier {
         case 0x0C, 0x13, 0x16, 0x1A: break
         default:
             throw error(
-                .unexpectedElement, "expected a date string (\(what)), found \(element.tag)", at: element.offset)
+                .unexpectedElement, "expected a date string (\(what())), found \(element.tag)", at: element.offset)
         }
         let parsed: RFC3339.Result
         switch try contentBytes(element, depth: depth) {
@@ -263,7 +284,7 @@ struct BERScanner {
         case .empty: return nil
         case .milliseconds(let value): return value
         case .invalid(let reason):
-            throw error(.invalidDate, "\(what) is not an RFC 3339 date: \(reason)", at: element.offset)
+            throw error(.invalidDate, "\(what()) is not an RFC 3339 date: \(reason)", at: element.offset)
         }
     }
 

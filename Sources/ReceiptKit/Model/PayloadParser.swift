@@ -316,18 +316,21 @@ enum PayloadParser {
                     ReceiptAttribute(type: type, version: attribute.version, value: try rawValue(s, value, depth: 6)))
             }
         }
-        let place = "from in-app purchase #\(index)"
         guard let quantity else {
-            throw missing(s, InAppType.quantity, "quantity", at: root.offset, in: place)
+            throw missing(s, InAppType.quantity, "quantity", at: root.offset, in: "from in-app purchase #\(index)")
         }
         guard let productIdentifier else {
-            throw missing(s, InAppType.productIdentifier, "product_id", at: root.offset, in: place)
+            throw missing(
+                s, InAppType.productIdentifier, "product_id", at: root.offset, in: "from in-app purchase #\(index)")
         }
         guard let transactionIdentifier else {
-            throw missing(s, InAppType.transactionIdentifier, "transaction_id", at: root.offset, in: place)
+            throw missing(
+                s, InAppType.transactionIdentifier, "transaction_id", at: root.offset,
+                in: "from in-app purchase #\(index)")
         }
         guard let purchase else {
-            throw missing(s, InAppType.purchaseDate, "purchase_date", at: root.offset, in: place)
+            throw missing(
+                s, InAppType.purchaseDate, "purchase_date", at: root.offset, in: "from in-app purchase #\(index)")
         }
         sortIfNeeded(&unknown)
         return InAppPurchaseReceipt(
