@@ -20,6 +20,18 @@ struct NegativeTests {
         #expect(throws: ReceiptError(.chainNotTrusted)) { try nothing.verify(signed) }
     }
 
+    @Test("the test root is trusted only when asked")
+    func testRootOnlyWhenAsked() throws {
+        let signed = try ReceiptSigner().sign(Issuing.receipt(purchases: 1))
+        let apple = try Fixtures.appleRoot()
+        #expect(throws: ReceiptError(.chainNotTrusted)) {
+            try ReceiptVerifier(trustedRoots: [apple], trustsTestRoot: false).verify(signed)
+        }
+        let asked = try ReceiptVerifier(trustedRoots: [apple], trustsTestRoot: true)
+        #expect(asked.trustedRoots == [apple, .openStoreKitTestRoot])
+        #expect(throws: Never.self) { try asked.verify(signed) }
+    }
+
     @Test("wrong bundle identifier and wrong application version")
     func wrongApplication() throws {
         let signed = try ReceiptSigner().sign(Issuing.receipt())
@@ -80,6 +92,9 @@ struct NegativeTests {
         let after = Date(timeIntervalSince1970: 3_000_000_000)  // 2065, after it
         #expect(throws: ReceiptError(.certificateExpired)) {
             try verifier.verify(signed, options: .init(time: .date(after)))
+        }
+        #expect(throws: ReceiptError(.certificateNotYetValid)) {
+            try verifier.verify(signed, options: .init(time: .date(Date(timeIntervalSince1970: .nan))))
         }
         let now = try verifier.verify(signed, options: .init(time: .now))
         #expect(now.verificationDate > Fixtures.issueDate)

@@ -9,7 +9,7 @@ final class PrivateKey: @unchecked Sendable {
     /// Decodes a PEM private key (PKCS#8 `BEGIN PRIVATE KEY` or `BEGIN RSA PRIVATE KEY`), unencrypted.
     init(pemEncoded pem: String) throws(ReceiptError) {
         var bytes = Array(pem.utf8)
-        if bytes.isEmpty { bytes = [0] }
+        if bytes.isEmpty || bytes.count > Int(Int32.max) { bytes = [0] }
         let key: OpaquePointer? = bytes.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }  // borrows `raw`
             defer { BIO_free(bio) }

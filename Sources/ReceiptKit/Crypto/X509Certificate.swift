@@ -78,7 +78,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     /// - Throws: ``ReceiptError/Code/certificateUnreadable`` if there is no readable certificate.
     public static func certificates(pemEncoded pem: String) throws(ReceiptError) -> [X509Certificate] {
         var bytes = Array(pem.utf8)
-        if bytes.isEmpty { bytes = [0] }
+        if bytes.isEmpty || bytes.count > Int(Int32.max) { bytes = [0] }
         var x509s: [OpaquePointer] = []
         bytes.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return }  // borrows `raw`

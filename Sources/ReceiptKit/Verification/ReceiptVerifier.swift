@@ -38,6 +38,20 @@ public final class ReceiptVerifier: Sendable {
         self.store = try TrustStore(roots: trustedRoots)
     }
 
+    /// Creates a verifier that trusts these roots and, when asked, the root of ReceiptKit's test PKI.
+    ///
+    /// - Parameters:
+    ///   - trustedRoots: The trusted root certificates.
+    ///   - trustsTestRoot: Whether to trust ``X509Certificate/openStoreKitTestRoot`` too, which signs the receipts
+    ///     of the simulated store. Never in production.
+    /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot build the store.
+    public convenience init(trustedRoots: [X509Certificate], trustsTestRoot: Bool) throws(ReceiptError) {
+        let extra =
+            trustsTestRoot && !trustedRoots.contains(.openStoreKitTestRoot)
+            ? [X509Certificate.openStoreKitTestRoot] : []
+        try self.init(trustedRoots: trustedRoots + extra)
+    }
+
     /// The number of verified chains remembered.
     public var cachedChainCount: Int {
         cache.count
@@ -121,7 +135,11 @@ public final class ReceiptVerifier: Sendable {
         case .now: date = Date()
         case .date(let given): date = given
         }
-        let seconds = Int64(max(min(date.timeIntervalSince1970.rounded(.down), 9e15), -9e15))
+        // Seconds since 1970, kept within the years 0000 to 9999 that certificates can express.
+        let interval = date.timeIntervalSince1970
+        let seconds =
+            interval.isNaN
+            ? -62_167_219_200 : Int64(max(min(interval.rounded(.down), 253_402_300_799), -62_167_219_200))
 
         let chain: [X509Certificate]
         let isXcodeStyle: Bool
