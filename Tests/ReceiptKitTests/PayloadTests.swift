@@ -121,6 +121,31 @@ struct PayloadTests {
         #expect(throws: ReceiptError(.missingAttribute)) { try AppReceipt(derEncoded: Self.payload(emptyCreation)) }
     }
 
+    @Test("unknown attributes are kept in a canonical order, so equal sets compare equal")
+    func unknownAttributesCanonical() throws {
+        let a = ReceiptAttribute(type: 9, value: [2])
+        let b = ReceiptAttribute(type: 9, version: 2, value: [1])
+        let c = ReceiptAttribute(type: 1, value: [0xFF, 0x00])
+        let d = ReceiptAttribute(type: 9, value: [1, 5])
+        var first = Self.richReceipt()
+        first.unknownAttributes = [a, b, c, d]
+        var second = Self.richReceipt()
+        second.unknownAttributes = [d, c, b, a]
+        #expect(first == second)
+        #expect(first.unknownAttributes == [c, d, a, b])
+        #expect(try AppReceipt(derEncoded: first.derEncoded()).unknownAttributes == [c, d, a, b])
+        var purchase = first.inAppPurchases[0]
+        purchase.unknownAttributes = [ReceiptAttribute(type: 1722, value: [])]
+        #expect(purchase.unknownAttributes == [ReceiptAttribute(type: 1722, value: [])])
+        #expect(
+            try AppReceipt(
+                derEncoded: AppReceipt(
+                    bundleIdentifier: "b", applicationVersion: "1", opaqueValue: [], sha1Hash: [],
+                    creationDate: Self.created, inAppPurchases: [purchase]
+                ).derEncoded()
+            ).inAppPurchases[0].unknownAttributes.map(\.type) == [1722])
+    }
+
     @Test("a documented attribute twice is rejected; unknown ones may repeat")
     func duplicates() throws {
         let doubled = Self.required + [(2, Self.utf8("com.evil.app"))]
@@ -219,9 +244,13 @@ struct PayloadTests {
             segments += [0x00, 0x00]
             body += [0x30, 0x80] + attribute.bytes + segments + [0x00, 0x00]
         }
+        // An unknown attribute whose value is segmented too.
+        body += [0x30, 0x80, 0x02, 0x01, 0x63, 0x02, 0x01, 0x01, 0x24, 0x80, 0x04, 0x01, 0xAA, 0x04, 0x01, 0xBB]
+        body += [0x00, 0x00, 0x00, 0x00]
         let ber: [UInt8] = [0x31, 0x80] + body + [0x00, 0x00]
         let parsed = try AppReceipt(derEncoded: ber)
-        #expect(parsed == (try AppReceipt(derEncoded: Self.payload(Self.required))))
+        #expect(parsed == (try AppReceipt(derEncoded: Self.payload(Self.required + [(99, [0xAA, 0xBB])]))))
+        #expect(parsed.unknownAttributes == [ReceiptAttribute(type: 99, value: [0xAA, 0xBB])])
     }
 
     @Test("the payload must be a SET and fill the input")

@@ -30,9 +30,9 @@ public struct DERWriter: Sendable {
     /// Writes an element whose contents `body` writes, then fills in the length.
     @inline(__always)
     private mutating func appendFramed<E: Error>(
-        identifier: [UInt8], _ body: (inout DERWriter) throws(E) -> Void
+        _ tag: ASN1Tag, _ body: (inout DERWriter) throws(E) -> Void
     ) throws(E) {
-        bytes.append(contentsOf: identifier)
+        appendIdentifier(tag)
         let lengthPosition = bytes.count
         bytes.append(0)
         try body(&self)
@@ -40,21 +40,40 @@ public struct DERWriter: Sendable {
         if length < 0x80 {
             bytes[lengthPosition] = UInt8(length)
         } else {
-            let header = Self.lengthOctets(length)
-            bytes.replaceSubrange(lengthPosition...lengthPosition, with: header)
+            bytes.replaceSubrange(lengthPosition...lengthPosition, with: Self.lengthOctets(length))
         }
     }
 
     /// The DER length octets for a length.
     static func lengthOctets(_ length: Int) -> [UInt8] {
-        if length < 0x80 { return [UInt8(length)] }
-        var octets: [UInt8] = []
-        var rest = length
-        while rest > 0 {
-            octets.append(UInt8(rest & 0xFF))
-            rest >>= 8
+        var writer = DERWriter()
+        writer.appendLength(length)
+        return writer.bytes
+    }
+
+    /// Appends the DER length octets for a length.
+    @inline(__always)
+    mutating func appendLength(_ length: Int) {
+        if length < 0x80 {
+            bytes.append(UInt8(length))
+            return
         }
-        return [0x80 | UInt8(octets.count)] + octets.reversed()
+        var count = 1
+        while count < 8 && length >> (8 * count) != 0 { count += 1 }
+        bytes.append(0x80 | UInt8(count))
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            bytes.append(UInt8(truncatingIfNeeded: length >> (8 * index)))
+        }
+    }
+
+    /// Appends the identifier octets of a tag.
+    @inline(__always)
+    mutating func appendIdentifier(_ tag: ASN1Tag) {
+        if tag.number < 31 {
+            bytes.append(tag.tagClass.rawValue << 6 | (tag.isConstructed ? 0x20 : 0) | UInt8(tag.number))
+        } else {
+            bytes.append(contentsOf: tag.identifierOctets)
+        }
     }
 
     /// Writes a primitive element.
@@ -63,8 +82,8 @@ public struct DERWriter: Sendable {
     ///   - tag: The tag; its `isConstructed` should be false.
     ///   - contents: The content bytes.
     public mutating func appendPrimitive(_ tag: ASN1Tag, contents: some Collection<UInt8>) {
-        bytes.append(contentsOf: tag.identifierOctets)
-        bytes.append(contentsOf: Self.lengthOctets(contents.count))
+        appendIdentifier(tag)
+        appendLength(contents.count)
         bytes.append(contentsOf: contents)
     }
 
@@ -78,14 +97,14 @@ public struct DERWriter: Sendable {
     ) throws(E) {
         var identifier = tag
         identifier.isConstructed = true
-        try appendFramed(identifier: identifier.identifierOctets, body)
+        try appendFramed(identifier, body)
     }
 
     /// Writes a SEQUENCE whose elements `body` writes, in order.
     ///
     /// - Parameter body: Writes the elements.
     public mutating func appendSequence<E: Error>(_ body: (inout DERWriter) throws(E) -> Void) throws(E) {
-        try appendFramed(identifier: [0x30], body)
+        try appendFramed(.sequence, body)
     }
 
     /// Writes a SET OF whose elements `body` writes; the elements are sorted by their encodings, as DER requires.
@@ -93,7 +112,7 @@ public struct DERWriter: Sendable {
     /// - Parameter body: Writes the elements, in any order.
     public mutating func appendSetOf<E: Error>(_ body: (inout DERWriter) throws(E) -> Void) throws(E) {
         let start = bytes.count
-        try appendFramed(identifier: [0x31], body)
+        try appendFramed(.set, body)
         // Find the header end, split the contents into elements, sort them.
         let contentStart = start + 1 + (bytes[start + 1] < 0x80 ? 1 : 1 + Int(bytes[start + 1] & 0x7F))
         var elements: [Range<Int>] = []
@@ -138,13 +157,18 @@ public struct DERWriter: Sendable {
     ///
     /// - Parameter value: The value, encoded in the fewest two's complement octets.
     public mutating func appendInteger(_ value: Int64) {
-        var octets: [UInt8] = []
-        var rest = value
-        repeat {
-            octets.append(UInt8(truncatingIfNeeded: rest))
-            rest >>= 8
-        } while !(rest == 0 && octets.last! & 0x80 == 0) && !(rest == -1 && octets.last! & 0x80 != 0)
-        appendPrimitive(.integer, contents: octets.reversed())
+        // The fewest octets whose sign bit matches the value's sign.
+        var count = 1
+        while count < 8 {
+            let rest = value >> (8 * count - 1)
+            if rest == 0 || rest == -1 { break }
+            count += 1
+        }
+        bytes.append(0x02)
+        bytes.append(UInt8(count))
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index)))
+        }
     }
 
     /// Writes a non-negative INTEGER given as big-endian magnitude bytes (for example a certificate serial number).
@@ -171,7 +195,7 @@ public struct DERWriter: Sendable {
     ///
     /// - Parameter body: Writes the contents.
     public mutating func appendOctetString<E: Error>(wrapping body: (inout DERWriter) throws(E) -> Void) throws(E) {
-        try appendFramed(identifier: [0x04], body)
+        try appendFramed(.octetString, body)
     }
 
     /// Writes a UTF8String.

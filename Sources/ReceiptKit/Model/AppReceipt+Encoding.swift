@@ -27,9 +27,7 @@ extension AppReceipt {
             if let expirationDate {
                 set.appendAttribute(PayloadParser.AppType.expirationDate, date: expirationDate.receiptMilliseconds)
             }
-            for attribute in unknownAttributes {
-                set.appendAttribute(attribute.type, version: attribute.version, raw: attribute.value)
-            }
+            set.appendEncoded(unknownStorage.encoded)
         }
         return writer.bytes
     }
@@ -73,9 +71,7 @@ extension InAppPurchaseReceipt {
             if let promotionalOfferIdentifier {
                 set.appendAttribute(T.promotionalOfferIdentifier, utf8: promotionalOfferIdentifier)
             }
-            for attribute in unknownAttributes {
-                set.appendAttribute(attribute.type, version: attribute.version, raw: attribute.value)
-            }
+            set.appendEncoded(unknownStorage.encoded)
         }
     }
 }

@@ -26,8 +26,13 @@ public struct AppReceipt: Sendable, Hashable {
     public var originalApplicationVersion: String?
     /// When the receipt expires (21, volume purchase receipts and Xcode); nil when absent or empty.
     public var expirationDate: Date?
-    /// Attributes ReceiptKit does not interpret, ordered by type.
-    public var unknownAttributes: [ReceiptAttribute]
+    /// Attributes ReceiptKit does not interpret, ordered by type, then version, then value.
+    public var unknownAttributes: [ReceiptAttribute] {
+        get { unknownStorage.attributes }
+        set { unknownStorage = UnknownAttributes(newValue) }
+    }
+    /// The compact, canonical form of ``unknownAttributes``.
+    var unknownStorage: UnknownAttributes
 
     /// Creates an app receipt.
     ///
@@ -63,7 +68,7 @@ public struct AppReceipt: Sendable, Hashable {
         self.inAppPurchases = inAppPurchases
         self.originalApplicationVersion = originalApplicationVersion
         self.expirationDate = expirationDate
-        self.unknownAttributes = unknownAttributes
+        self.unknownStorage = unknownAttributes.isEmpty ? .empty : UnknownAttributes(unknownAttributes)
     }
 
     /// The environment named by ``receiptType``, or nil if it is absent or unknown.

@@ -30,8 +30,13 @@ public struct InAppPurchaseReceipt: Sendable, Hashable {
     public var isInIntroOfferPeriod: Bool
     /// The subscription offer identifier (1721, `promotional_offer_id`); nil when absent or empty.
     public var promotionalOfferIdentifier: String?
-    /// Attributes ReceiptKit does not interpret, ordered by type.
-    public var unknownAttributes: [ReceiptAttribute]
+    /// Attributes ReceiptKit does not interpret, ordered by type, then version, then value.
+    public var unknownAttributes: [ReceiptAttribute] {
+        get { unknownStorage.attributes }
+        set { unknownStorage = UnknownAttributes(newValue) }
+    }
+    /// The compact, canonical form of ``unknownAttributes``.
+    var unknownStorage: UnknownAttributes
 
     /// Creates an in-app purchase receipt.
     ///
@@ -79,6 +84,6 @@ public struct InAppPurchaseReceipt: Sendable, Hashable {
         self.isTrialPeriod = isTrialPeriod
         self.isInIntroOfferPeriod = isInIntroOfferPeriod
         self.promotionalOfferIdentifier = promotionalOfferIdentifier
-        self.unknownAttributes = unknownAttributes
+        self.unknownStorage = unknownAttributes.isEmpty ? .empty : UnknownAttributes(unknownAttributes)
     }
 }

@@ -120,7 +120,8 @@ enum PayloadParser {
         var originalApplicationVersion: String?
         var expiration: Int64?
         var expirationSeen = false
-        var unknown: [ReceiptAttribute] = []
+        var unknown: [UnknownAttributes.Entry] = []
+        var inAppScratch: [UnknownAttributes.Entry] = []
 
         var position = root.contentStart
         while position < root.contentEnd {
@@ -159,7 +160,7 @@ enum PayloadParser {
             case AppType.inAppPurchase:
                 let index = purchases.count
                 let purchase = try withValue(s, value, depth: 3) { (s, r) throws(ReceiptError) in
-                    try parseInApp(s, range: r, index: index)
+                    try parseInApp(s, range: r, index: index, scratch: &inAppScratch)
                 }
                 purchases.append(purchase)
             case AppType.originalApplicationVersion:
@@ -175,8 +176,8 @@ enum PayloadParser {
                 }
             default:
                 unknown.append(
-                    ReceiptAttribute(
-                        type: attribute.type, version: attribute.version, value: try rawValue(s, value, depth: 3)))
+                    UnknownAttributes.Entry(
+                        type: attribute.type, version: attribute.version, value: try s.contentBytes(value, depth: 3)))
             }
         }
         let place = "from the payload"
@@ -193,21 +194,13 @@ enum PayloadParser {
         guard let creation else {
             throw missing(s, AppType.creationDate, "receipt_creation_date", at: root.offset, in: place)
         }
-        sortIfNeeded(&unknown)
-        let receipt = AppReceipt(
+        var receipt = AppReceipt(
             receiptType: receiptType, bundleIdentifier: bundleIdentifier, applicationVersion: applicationVersion,
             opaqueValue: opaqueValue, sha1Hash: sha1Hash, creationDate: Date(receiptMilliseconds: creation),
             inAppPurchases: purchases, originalApplicationVersion: originalApplicationVersion,
-            expirationDate: expiration.map(Date.init(receiptMilliseconds:)), unknownAttributes: unknown)
+            expirationDate: expiration.map(Date.init(receiptMilliseconds:)))
+        receipt.unknownStorage = UnknownAttributes(taking: &unknown, from: s)
         return Parsed(receipt: receipt, bundleIdentifierValue: bundleValue)
-    }
-
-    static func sortIfNeeded(_ attributes: inout [ReceiptAttribute]) {
-        guard attributes.count > 1 else { return }
-        for index in 1..<attributes.count where ReceiptAttribute.precedes(attributes[index], attributes[index - 1]) {
-            attributes.sort(by: ReceiptAttribute.precedes)
-            return
-        }
     }
 
     /// One bit per documented in-app attribute type, counted from 1701: 1701...1708, 1711...1713, 1719, 1721.
@@ -220,8 +213,9 @@ enum PayloadParser {
     }()
 
     /// Parses the `SET OF InAppAttribute` of one in-app purchase (the value of attribute 17).
-    static func parseInApp(_ s: BERScanner, range: Range<Int>, index: Int) throws(ReceiptError) -> InAppPurchaseReceipt
-    {
+    static func parseInApp(
+        _ s: BERScanner, range: Range<Int>, index: Int, scratch unknown: inout [UnknownAttributes.Entry]
+    ) throws(ReceiptError) -> InAppPurchaseReceipt {
         let root = try s.single(in: range, depth: 3)
         try s.expect(root, 0x31, "the SET of in-app purchase #\(index) attributes")
         var quantity: Int?
@@ -238,7 +232,7 @@ enum PayloadParser {
         var isInIntroOfferPeriod: Bool?
         var promotionalOfferIdentifier: String?
         var seen: UInt32 = 0
-        var unknown: [ReceiptAttribute] = []
+        unknown.removeAll(keepingCapacity: true)
 
         var position = root.contentStart
         while position < root.contentEnd {
@@ -313,7 +307,8 @@ enum PayloadParser {
                 promotionalOfferIdentifier = offer.isEmpty ? nil : offer
             default:
                 unknown.append(
-                    ReceiptAttribute(type: type, version: attribute.version, value: try rawValue(s, value, depth: 6)))
+                    UnknownAttributes.Entry(
+                        type: type, version: attribute.version, value: try s.contentBytes(value, depth: 6)))
             }
         }
         guard let quantity else {
@@ -332,8 +327,7 @@ enum PayloadParser {
             throw missing(
                 s, InAppType.purchaseDate, "purchase_date", at: root.offset, in: "from in-app purchase #\(index)")
         }
-        sortIfNeeded(&unknown)
-        return InAppPurchaseReceipt(
+        var result = InAppPurchaseReceipt(
             quantity: quantity, productIdentifier: productIdentifier, transactionIdentifier: transactionIdentifier,
             purchaseDate: Date(receiptMilliseconds: purchase),
             originalTransactionIdentifier: originalTransactionIdentifier,
@@ -341,7 +335,8 @@ enum PayloadParser {
             subscriptionExpirationDate: expiration.map(Date.init(receiptMilliseconds:)),
             webOrderLineItemIdentifier: webOrderLineItemIdentifier,
             cancellationDate: cancellation.map(Date.init(receiptMilliseconds:)), isTrialPeriod: isTrialPeriod ?? false,
-            isInIntroOfferPeriod: isInIntroOfferPeriod ?? false, promotionalOfferIdentifier: promotionalOfferIdentifier,
-            unknownAttributes: unknown)
+            isInIntroOfferPeriod: isInIntroOfferPeriod ?? false, promotionalOfferIdentifier: promotionalOfferIdentifier)
+        result.unknownStorage = UnknownAttributes(taking: &unknown, from: s)
+        return result
     }
 }
