@@ -1,1 +1,0 @@
-// Module ReceiptKit: see README.md for its place in the package.

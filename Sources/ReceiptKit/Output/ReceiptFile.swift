@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads receipts and certificates from files, whatever form they come in.
+public enum ReceiptFile {
+    /// Reads a receipt file that holds DER (binary) or base64 text (with or without line breaks).
+    ///
+    /// - Parameter path: The file's path.
+    /// - Returns: The receipt's DER/BER bytes, not yet verified.
+    /// - Throws: ``ReceiptError/Code/fileUnreadable`` or ``ReceiptError/Code/invalidEncoding``, naming the file.
+    public static func readReceipt(atPath path: String) throws(ReceiptError) -> [UInt8] {
+        do throws(ReceiptError) {
+            return try decodeReceipt(read(path))
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// Returns receipt bytes as DER: unchanged if they are DER (start with a SEQUENCE), decoded if they are base64.
+    ///
+    /// - Parameter data: The bytes of a receipt file, or of standard input.
+    /// - Returns: The receipt's DER/BER bytes.
+    /// - Throws: ``ReceiptError/Code/invalidEncoding`` if the bytes are neither.
+    public static func decodeReceipt(_ data: [UInt8]) throws(ReceiptError) -> [UInt8] {
+        guard let first = data.first else {
+            throw ReceiptError(.invalidEncoding, "the receipt is empty")
+        }
+        if first == 0x30 { return data }
+        guard let decoded = decodeBase64(data) else {
+            throw ReceiptError(
+                .invalidEncoding,
+                "the receipt is neither DER (which starts with byte 0x30) nor base64 text; pass the receipt file "
+                    + "as the App Store or StoreKit writes it")
+        }
+        return decoded
+    }
+
+    /// Reads a certificate file in DER (`.cer`) or PEM (`-----BEGIN CERTIFICATE-----`).
+    ///
+    /// - Parameter path: The file's path.
+    /// - Returns: The certificate (the first one, for a PEM file holding several).
+    /// - Throws: ``ReceiptError/Code/fileUnreadable`` or ``ReceiptError/Code/certificateUnreadable``, naming the file.
+    public static func readCertificate(atPath path: String) throws(ReceiptError) -> X509Certificate {
+        do throws(ReceiptError) {
+            let data = try read(path)
+            if data.first == 0x30 { return try X509Certificate(derEncoded: data) }
+            guard let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN CERTIFICATE-----")
+            else {
+                throw ReceiptError(
+                    .certificateUnreadable,
+                    "the file is neither a DER certificate (which starts with byte 0x30) nor PEM "
+                        + "(-----BEGIN CERTIFICATE-----)")
+            }
+            return try X509Certificate(pemEncoded: text)
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    private static func read(_ path: String) throws(ReceiptError) -> [UInt8] {
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue {
+                throw ReceiptError(.fileUnreadable, "cannot read a directory as a file")
+            }
+            if !FileManager.default.fileExists(atPath: path) {
+                throw ReceiptError(.fileUnreadable, "no such file")
+            }
+            throw ReceiptError(.fileUnreadable, "cannot read the file: \(error.localizedDescription)")
+        }
+    }
+
+    /// Decodes base64 text, ignoring whitespace and tolerating missing padding; nil if it is not base64.
+    static func decodeBase64(_ data: [UInt8]) -> [UInt8]? {
+        var text: [UInt8] = []
+        text.reserveCapacity(data.count)
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+                text.append(byte)
+            default: return nil
+            }
+        }
+        guard !text.isEmpty else { return nil }
+        while text.count % 4 != 0 { text.append(UInt8(ascii: "=")) }
+        guard let decoded = Data(base64Encoded: Data(text)), !decoded.isEmpty else { return nil }
+        return [UInt8](decoded)
+    }
+}

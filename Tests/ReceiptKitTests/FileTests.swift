@@ -1,0 +1,68 @@
+import Foundation
+import ReceiptKit
+import Testing
+
+@Suite("Reading receipt and certificate files")
+struct FileTests {
+    @Test("receipts: DER and base64 give the same bytes")
+    func receipts() throws {
+        let der = try ReceiptFile.readReceipt(atPath: Fixtures.vectorPath("revenuecat_base64encodedreceiptsample1.der"))
+        let base64 = try ReceiptFile.readReceipt(
+            atPath: Fixtures.vectorPath("revenuecat_base64encodedreceiptsample1.b64"))
+        #expect(der == base64)
+        #expect(der.first == 0x30)
+        let wrapped = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        #expect(try ReceiptFile.decodeReceipt(Array(wrapped.utf8)) == der)
+        let unpadded = Data(der).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        #expect(try ReceiptFile.decodeReceipt(Array(unpadded.utf8)) == der)
+    }
+
+    @Test("errors name the file")
+    func errorsNameTheFile() throws {
+        let missing = "/nonexistent/receipt.der"
+        let error = try #require(throws: ReceiptError.self) { try ReceiptFile.readReceipt(atPath: missing) }
+        #expect(error.code == .fileUnreadable)
+        #expect(error.file == missing)
+        #expect(error.message.contains(missing))
+
+        let directory = try OpenSSLCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.txt").path
+        try Data("this is ~not~ a receipt".utf8).write(to: URL(fileURLWithPath: garbage))
+        let invalid = try #require(throws: ReceiptError.self) { try ReceiptFile.readReceipt(atPath: garbage) }
+        #expect(invalid.code == .invalidEncoding)
+        #expect(invalid.file == garbage)
+        let notCertificate = try #require(throws: ReceiptError.self) {
+            try ReceiptFile.readCertificate(atPath: garbage)
+        }
+        #expect(notCertificate.code == .certificateUnreadable)
+        #expect(notCertificate.file == garbage)
+        let empty = directory.appendingPathComponent("empty").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        #expect(throws: ReceiptError(.invalidEncoding)) { try ReceiptFile.readReceipt(atPath: empty) }
+        #expect(throws: ReceiptError(.fileUnreadable)) { try ReceiptFile.readReceipt(atPath: directory.path) }
+        let broken = directory.appendingPathComponent("broken.cer").path
+        try Data([0x30, 0x03, 0x02, 0x01, 0x01]).write(to: URL(fileURLWithPath: broken))
+        let brokenError = try #require(throws: ReceiptError.self) { try ReceiptFile.readCertificate(atPath: broken) }
+        #expect(brokenError.code == .certificateUnreadable)
+        #expect(brokenError.file == broken)
+    }
+
+    @Test("certificates: DER and PEM give the same certificate")
+    func certificates() throws {
+        let pem = try ReceiptFile.readCertificate(atPath: Fixtures.pkiDirectory + "/root.pem")
+        let der = try ReceiptFile.readCertificate(atPath: Fixtures.pkiDirectory + "/root.cer")
+        #expect(pem == der)
+        #expect(pem.subject.contains("OpenStoreKit Test Root CA"))
+        #expect(pem.issuer == pem.subject)
+        let apple = try Fixtures.appleRoot()
+        #expect(apple.subject.contains("Apple Root CA"))
+        #expect(apple.notAfter == Date(timeIntervalSince1970: 2_054_670_036))  // 2035-02-09T21:40:36Z
+        let chain = try X509Certificate.certificates(
+            pemEncoded: String(contentsOfFile: Fixtures.pkiDirectory + "/leaf.pem", encoding: .utf8)
+                + String(contentsOfFile: Fixtures.pkiDirectory + "/intermediate.pem", encoding: .utf8))
+        #expect(chain.count == 2)
+        #expect(throws: ReceiptError(.certificateUnreadable)) { try X509Certificate(pemEncoded: "nothing here") }
+        #expect(throws: ReceiptError(.certificateUnreadable)) { try X509Certificate(derEncoded: [0x30, 0x00]) }
+    }
+}

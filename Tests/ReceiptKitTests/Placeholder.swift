@@ -1,1 +1,0 @@
-// Tests for ReceiptKit live in this folder.
