@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
-        .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels"]),
+        .target(name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
         .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
         .target(
             name: "FeedRunner",
@@ -52,10 +52,15 @@ let package = Package(
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "StoreModels"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "StoreModels"]),
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit"]),
-        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
+        .testTarget(
+            name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
         .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
         .testTarget(
-            name: "PurchasesTests", dependencies: ["Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator"]),
+            name: "PurchasesTests",
+            dependencies: [
+                "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit", "StoreModels",
+            ]
+        ),
         .testTarget(
             name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),

@@ -1,5 +1,6 @@
 import Foundation
 import OpenStoreKit
+import ReceiptKit
 import StoreModels
 import StoreSimulator
 
@@ -49,7 +50,7 @@ final class FeedInterpreter {
 
     // MARK: Running
 
-    func run(_ text: String) throws(FeedError) -> FeedResult {
+    func run(_ text: String, includeReceipt: Bool = false) throws(FeedError) -> FeedResult {
         let parser = FeedParser(file: file)
         try parser.validate(text)
         var steps = 0
@@ -76,7 +77,9 @@ final class FeedInterpreter {
             steps: steps,
             expectations: expectations,
             failure: failure,
-            simulatedSeconds: clock.now.timeIntervalSince(start)
+            simulatedSeconds: clock.now.timeIntervalSince(start),
+            receipt: includeReceipt
+                ? users[currentUser].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
         var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
@@ -271,7 +274,8 @@ final class FeedInterpreter {
 
     private func ensureUser(_ name: String) {
         guard users[name] == nil else { return }
-        let queue = SKPaymentQueue(store: store, deviceID: "device-\(name)", account: name)
+        let deviceID = name == SimulatedStore.defaultAccount ? SKPaymentQueue.defaultDeviceID : "device-\(name)"
+        let queue = SKPaymentQueue(store: store, deviceID: deviceID, account: name)
         users[name] = User(queue: queue)
         userOrder.append(name)
         let observer = FeedObserver(name: "app", user: name, policy: .auto, run: self)
@@ -480,10 +484,51 @@ final class FeedInterpreter {
                 case .expired: "expired"
                 }
             return seen == expected ? nil : "expected \(product) \(expected), it is \(seen)"
+        case .receiptVerifies:
+            switch verifiedReceipt() {
+            case .success: return nil
+            case .failure(let error): return "expected the receipt to verify: \(error.message)"
+            }
+        case .receiptEntries(let product, let count):
+            switch verifiedReceipt() {
+            case .success(let receipt):
+                let seen = receipt.inAppPurchases.filter { $0.productIdentifier == product }.count
+                return seen == count ? nil : "expected \(count) receipt entries for \(product), found \(seen)"
+            case .failure(let error): return "the receipt does not verify: \(error.message)"
+            }
+        case .receiptCancelled(let product):
+            switch verifiedReceipt() {
+            case .success(let receipt):
+                let latest = receipt.inAppPurchases.filter { $0.productIdentifier == product }.max {
+                    $0.purchaseDate < $1.purchaseDate
+                }
+                guard let latest else { return "the receipt lists no \(product)" }
+                return latest.cancellationDate == nil ? "expected \(product) cancelled in the receipt; it is not" : nil
+            case .failure(let error): return "the receipt does not verify: \(error.message)"
+            }
         case .charged(let product, let count):
             let seen = store.transactions(of: account).filter { $0.productID == product && $0.state == .purchased }
                 .count
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
+        }
+    }
+
+    /// The current user's app receipt, verified against the test root for the store's app and the user's device.
+    private func verifiedReceipt() -> Result<AppReceipt, ReceiptError> {
+        guard let deviceID = users[currentUser]?.queue.deviceID else {
+            return .failure(ReceiptError(.missingPayload, "no device"))
+        }
+        do throws(ReceiptError) {
+            let bytes = try store.appReceipt(deviceID: deviceID)
+            let verifier = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: true)
+            let options = ReceiptVerificationOptions(
+                time: .date(clock.now),
+                bundleIdentifier: store.app.bundleIdentifier,
+                deviceIdentifier: SimulatedStore.deviceIdentifier(for: deviceID)
+            )
+            return .success(try verifier.verify(bytes, options: options).receipt)
+        } catch {
+            return .failure(error)
         }
     }
 

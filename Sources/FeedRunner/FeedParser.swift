@@ -392,6 +392,12 @@ public struct FeedParser: Sendable {
         case "history": return .history(try reader.integer("a number of transactions"))
         case "charged":
             return .charged(try reader.word("a product identifier"), try reader.integer("a number of charges"))
+        case "receipt":
+            let what = try reader.word("`verifies`, or a product identifier and a count")
+            if what == "verifies" { return .receiptVerifies }
+            return .receiptEntries(what, try reader.integer("a number of receipt entries"))
+        case "receipt-cancelled":
+            return .receiptCancelled(try reader.word("a product identifier"))
         case "renewals":
             return .renewals(try reader.word("a product identifier"), try reader.integer("a number of renewals"))
         case "phase":
@@ -412,7 +418,7 @@ public struct FeedParser: Sendable {
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals and phase"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, receipt and receipt-cancelled"
             )
         }
     }

@@ -23,6 +23,8 @@ public struct FeedResult: Sendable, Hashable {
     public let failure: Failure?
     /// How much store time the feed simulated, in seconds.
     public let simulatedSeconds: Double
+    /// The current user's app receipt at the end of the run (PKCS#7 DER), when the run was asked for it.
+    public let receipt: [UInt8]?
 
     /// Whether every expectation held.
     public var passed: Bool { failure == nil }

@@ -10,14 +10,17 @@ public enum FeedRun {
     ///   - file: its name, for errors and the verdict.
     ///   - baseDirectory: where `config` paths are resolved; the current directory when `nil`.
     ///   - log: where the event log goes.
+    ///   - includeReceipt: whether the result carries the current user's signed app receipt at the end.
     /// - Throws: ``FeedError`` when the feed is malformed; failed expectations are in the result instead.
     public static func run(
         _ text: String,
         file: String,
         baseDirectory: URL? = nil,
-        log: any EventLogSink = DiscardingEventLog()
+        log: any EventLogSink = DiscardingEventLog(),
+        includeReceipt: Bool = false
     ) throws(FeedError) -> FeedResult {
-        try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log).run(text)
+        try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log).run(
+            text, includeReceipt: includeReceipt)
     }
 
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).

@@ -81,6 +81,12 @@ public enum FeedStep: Sendable, Hashable {
         case phase(String, String)
         /// `expect renewals PRODUCT N`: the store renewed the product's subscription N times so far.
         case renewals(String, Int)
+        /// `expect receipt verifies`: the user's app receipt verifies against the test root, for the app and device.
+        case receiptVerifies
+        /// `expect receipt PRODUCT N`: the user's verified app receipt lists N purchases of the product.
+        case receiptEntries(String, Int)
+        /// `expect receipt-cancelled PRODUCT`: the latest receipt entry of the product carries a cancellation date.
+        case receiptCancelled(String)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).

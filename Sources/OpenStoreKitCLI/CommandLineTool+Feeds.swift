@@ -5,12 +5,17 @@ import Synchronization
 
 extension CommandLineTool {
     func demo(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, command: "demo", valued: ["--log"])
+        let options = try Arguments(arguments, command: "demo", valued: ["--log", "--receipt-out"])
         guard options.operands.isEmpty else { throw UsageError("demo takes no operands") }
         let log = MemoryEventLog()
         let result: FeedResult
         do throws(FeedError) {
-            result = try FeedRun.run(FeedRun.demo, file: "demo", log: log)
+            result = try FeedRun.run(
+                FeedRun.demo,
+                file: "demo",
+                log: log,
+                includeReceipt: options.values["--receipt-out"] != nil
+            )
         } catch {
             output.err("\(error)\n")
             return 2
@@ -21,6 +26,10 @@ extension CommandLineTool {
             }
         } else {
             output.out(log.text)
+        }
+        if let path = options.values["--receipt-out"] {
+            guard let receipt = result.receipt, FileManager.default.createFile(atPath: path, contents: Data(receipt))
+            else { throw UsageError("cannot write the receipt to \(path)") }
         }
         output.out(verdict(result) + "\n")
         return result.passed ? 0 : 1

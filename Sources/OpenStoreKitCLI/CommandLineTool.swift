@@ -71,6 +71,8 @@ public struct CommandLineTool: Sendable {
                 return try runFeeds(rest)
             case "generate":
                 return try generate(rest)
+            case "receipt":
+                return try receipt(rest)
             default:
                 throw UsageError(
                     "unknown command \"\(command)\"; commands are \(Help.commands.joined(separator: ", "))")

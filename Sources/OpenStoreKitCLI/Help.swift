@@ -1,6 +1,6 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "help"]
+    static let commands = ["demo", "run", "generate", "receipt", "help"]
 
     static let overview = """
         openstorekit: StoreKit's payment queue over a simulated App Store, driven by scripted feeds.
@@ -11,6 +11,7 @@ enum Help {
           demo        Run the built-in demo feed and print its event log.
           run         Run feed files and print a verdict for each.
           generate    Write a large random but reproducible feed.
+          receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
           help        Show help for a command: openstorekit help run
 
         Exit codes: 0 success, 1 an expectation failed, 2 a usage error or a malformed feed.
@@ -22,13 +23,16 @@ enum Help {
         switch name {
         case "demo":
             return """
-                Usage: openstorekit demo [--log FILE]
+                Usage: openstorekit demo [--log FILE] [--receipt-out FILE]
 
                 Runs the built-in demo feed (a purchase, a failure, an Ask to Buy approval and a restore) on the
                 built-in catalog and prints its event log, one JSON object per line, then the verdict.
 
                 Options:
-                  --log FILE    Write the event log to FILE instead of standard output.
+                  --log FILE          Write the event log to FILE instead of standard output.
+                  --receipt-out FILE  Write the app receipt (DER) as it stands at the end of the demo, signed by the
+                                      test PKI in Receipts/ (check it with `openstorekit receipt verify FILE
+                                      --test-root` or `openssl cms -verify`).
 
                 """
         case "run":
@@ -60,6 +64,24 @@ enum Help {
                   --seed S      The random seed (a whole number).
                   --steps N     How many steps (default: 20 per user).
                   --output FILE Write the feed to FILE instead of standard output.
+
+                """
+        case "receipt":
+            return """
+                Usage: openstorekit receipt verify FILE (--root CERT... | --test-root) [--bundle-id ID]
+                           [--app-version V] [--device-id UUID|MAC] [--at creation|now|ISO8601] [--allow-xcode]
+                           [--compact]
+                       openstorekit receipt dump FILE [--compact]
+
+                verify checks an App Store receipt (PKCS#7, DER or base64): its structure, its signature, the chain to
+                a trusted root at a chosen time (the receipt's creation date by default), Apple's certificate markers
+                (unless --allow-xcode accepts Xcode's self-signed test receipts), and the bundle id, version and device
+                hash when given. It trusts only the roots passed with --root (DER or PEM), plus OpenStoreKit's test
+                root with --test-root. On success it prints the receipt as JSON with the field names of Apple's
+                verifyReceipt answer and exits 0; on failure it prints {"error": {"code": ..., "message": ...}} and
+                exits 1. Usage errors exit 2.
+
+                dump prints the same JSON without verifying anything, marked "verified": false.
 
                 """
         case "help":

@@ -1,5 +1,6 @@
 public import Dispatch
 public import Foundation
+public import ReceiptKit
 public import StoreModels
 import Synchronization
 
@@ -28,6 +29,12 @@ public final class SimulatedStore: Sendable {
     public let lane: StoreLane
 
     let state: Mutex<StoreState>
+    /// The app the store sells to: what its receipts name.
+    public let app: AppIdentity
+    /// Signs the store's receipts; the test identity in `Receipts/` by default.
+    public let signer: ReceiptSigner
+    /// The last receipt signed for each device, to sign again only after a change.
+    let receipts = Mutex<[String: IssuedReceipt]>([:])
 
     /// Creates a store.
     ///
@@ -36,12 +43,18 @@ public final class SimulatedStore: Sendable {
     ///   - clock: the clock; a manual clock at ``ManualClock/defaultStart`` by default.
     ///   - lane: how work runs: `.manual` (tests, feeds) or `.dispatch(queue)`; the main queue by default.
     ///   - retention: which finished transactions the history keeps.
+    ///   - app: the app receipts are issued to.
+    ///   - signer: signs receipts; by default with the test identity (never trusted unless a verifier asks for it).
     public init(
         configuration: StoreConfiguration = .demo,
         clock: any StoreClock = ManualClock(),
         lane: StoreLane.Mode = .dispatch(.main),
-        retention: HistoryRetention = .all
+        retention: HistoryRetention = .all,
+        app: AppIdentity = AppIdentity(),
+        signer: ReceiptSigner = ReceiptSigner()
     ) {
+        self.app = app
+        self.signer = signer
         self.clock = clock
         self.lane = StoreLane(mode: lane)
         self.state = Mutex(StoreState(configuration: configuration, retention: retention))

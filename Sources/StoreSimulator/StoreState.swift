@@ -27,6 +27,8 @@ struct StoreState: Sendable {
     /// Nonces of promotional offers already used.
     var usedNonces = Set<String>()
     var retention: HistoryRetention
+    /// Devices whose receipts are made expired (`SKReceiptPropertyIsExpired`).
+    var receiptExpired = Set<String>()
     /// The timer of real-time runs, while one runs.
     var dueEventTimer: DueEventTimer?
 

@@ -1,0 +1,158 @@
+import Foundation
+import OpenStoreKit
+import Purchases
+import ReceiptKit
+import StoreModels
+import StoreSimulator
+import Testing
+
+private let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/receipts")
+
+private let policy = EntitlementPolicy(accessLevels: [
+    "com.example.premium.monthly": ["premium"], "com.example.premium.yearly": ["premium"],
+    "com.example.pro": ["pro"],
+])
+
+/// A store, a queue and a controller whose profile comes from the device's verified receipt.
+private struct Subscriber {
+    let store = SimulatedStore(lane: .manual)
+    let queue: SKPaymentQueue
+    let controller: PurchaseController
+
+    init(trustingTestRoot: Bool = true) throws {
+        queue = SKPaymentQueue(store: store)
+        let verifier = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: trustingTestRoot)
+        controller = PurchaseController(
+            queue: queue,
+            entitlements: policy,
+            purchasesSource: ReceiptPurchasesSource(queue: queue, verifier: verifier)
+        ) { _ in }
+        controller.loadProducts(["com.example.pro", "com.example.premium.monthly", "com.example.premium.yearly"]) { _ in
+        }
+        store.runUntilIdle()
+    }
+
+    func buy(_ product: String) {
+        controller.purchase(productID: product) { _ in }
+        store.runUntilIdle()
+    }
+
+    func advance(days: Double) {
+        store.advance(by: days * 86_400)
+        store.runUntilIdle()
+    }
+}
+
+@Suite("Profiles from verified receipts")
+struct ProfileTests {
+    @Test("A subscription grants its access level until it expires; the trial is reported")
+    func subscriptionLifecycle() throws {
+        let subscriber = try Subscriber()
+        #expect(subscriber.controller.profile == .empty)
+        subscriber.buy("com.example.premium.monthly")
+        var premium = try #require(subscriber.controller.profile.accessLevels["premium"])
+        #expect(premium.isActive)
+        #expect(premium.isTrial)
+        #expect(premium.expiresAt == subscriber.store.now.addingTimeInterval(7 * 86_400))
+        #expect(subscriber.controller.profile.subscriptions.map(\.vendorProductId) == ["com.example.premium.monthly"])
+
+        subscriber.advance(days: 8)
+        premium = try #require(subscriber.controller.profile.accessLevels["premium"])
+        #expect(premium.isActive, "renewed after the trial")
+        #expect(!premium.isTrial)
+
+        let latest = try #require(subscriber.store.allTransactions().last)
+        try subscriber.store.setAutoRenew(false, transactionID: latest.id)
+        subscriber.advance(days: 40)
+        let profile = try subscriber.controller.refreshProfile()
+        #expect(profile.accessLevels["premium"]?.isActive == false)
+        #expect(profile.subscriptions.first?.isActive == false)
+    }
+
+    @Test("A refund revokes access")
+    func refund() throws {
+        let subscriber = try Subscriber()
+        subscriber.buy("com.example.pro")
+        #expect(subscriber.controller.profile.isActive("pro"))
+        #expect(subscriber.controller.profile.accessLevels["pro"]?.expiresAt == nil, "lifetime access")
+        let record = try #require(subscriber.store.allTransactions().first)
+        _ = try subscriber.store.refund(record.id)
+        subscriber.store.runUntilIdle()
+        let pro = try #require(subscriber.controller.profile.accessLevels["pro"])
+        #expect(!pro.isActive)
+        #expect(pro.refundedAt == subscriber.store.now)
+    }
+
+    @Test("A grace period keeps access while billing is retried; billing retry alone does not")
+    func billingIssues() throws {
+        for grace in [true, false] {
+            let subscriber = try Subscriber()
+            subscriber.store.updateSettings {
+                $0.billingRetryOnRenewal = true
+                $0.billingGracePeriodEnabled = grace
+            }
+            subscriber.buy("com.example.premium.yearly")
+            subscriber.advance(days: 366)
+            let premium = try #require(try subscriber.controller.refreshProfile().accessLevels["premium"])
+            #expect(premium.isActive == grace)
+            #expect(premium.isInGracePeriod == grace)
+            #expect(premium.isInBillingRetry == !grace)
+        }
+    }
+
+    @Test("Nothing is granted from a receipt that does not verify")
+    func unverifiedGrantsNothing() throws {
+        let subscriber = try Subscriber(trustingTestRoot: false)
+        subscriber.buy("com.example.pro")
+        #expect(subscriber.controller.profile == .empty)
+        #expect(throws: PurchasesError(.receiptInvalid, "")) { try subscriber.controller.refreshProfile() }
+    }
+
+    @Test("Profile updates stream each new profile")
+    func updates() async throws {
+        let subscriber = try Subscriber()
+        var iterator = subscriber.controller.profileUpdates.makeAsyncIterator()
+        #expect(await iterator.next() == .empty)
+        subscriber.buy("com.example.pro")
+        #expect(await iterator.next()?.isActive("pro") == true)
+    }
+
+    @Test("The JSON form is the spec's")
+    func json() throws {
+        let expires = try #require(ISO8601DateFormatter().date(from: "2024-02-15T10:30:00Z"))
+        let profile = Profile(
+            accessLevels: ["premium": AccessLevel(id: "premium", isActive: true, expiresAt: expires)],
+            subscriptions: [SubscriptionStatus(vendorProductId: "premium_monthly", isActive: true, expiresAt: expires)]
+        )
+        #expect(
+            profile.jsonString
+                == #"{"accessLevels":{"premium":{"expiresAt":"2024-02-15T10:30:00Z","id":"premium","isActive":true}},"subscriptions":[{"expiresAt":"2024-02-15T10:30:00Z","isActive":true,"vendorProductId":"premium_monthly"}]}"#
+        )
+    }
+
+    @Test("The profile of a real App Store receipt matches what its dates say")
+    func realReceipt() throws {
+        let path = vectors.appendingPathComponent("revenuecat_base64encodedreceiptsample1.der").path
+        try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing at \(path)")
+        let apple = try ReceiptFile.readCertificate(
+            atPath: vectors.appendingPathComponent("AppleIncRootCertificate.cer").path)
+        let verified = try ReceiptVerifier(trustedRoots: [apple]).verify(try ReceiptFile.readReceipt(atPath: path))
+        let receipt = verified.receipt
+        let revenueCat = EntitlementPolicy(accessLevels: [
+            "com.revenuecat.monthly_4.99.1_week_intro": ["premium"],
+            "com.revenuecat.annual_39.99.2_week_intro": ["premium"],
+        ])
+        let created = Date(timeIntervalSince1970: 1_595_439_548)
+        let atCreation = revenueCat.profile(
+            from: VerifiedPurchases(receipt: receipt, at: created).purchases, at: created)
+        let premium = try #require(atCreation.accessLevels["premium"])
+        #expect(premium.isActive)
+        #expect(premium.expiresAt == Date(timeIntervalSince1970: 1_595_443_146))
+        #expect(premium.vendorProductId == "com.revenuecat.annual_39.99.2_week_intro")
+        let later = Date(timeIntervalSince1970: 1_595_443_146)
+        #expect(
+            revenueCat.profile(from: VerifiedPurchases(receipt: receipt, at: later).purchases, at: later).isActive(
+                "premium") == false)
+    }
+}
