@@ -1,0 +1,108 @@
+import Foundation
+import OpenStoreKitCLI
+import Synchronization
+import Testing
+
+private let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/receipts")
+
+private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+    let out = Mutex("")
+    let err = Mutex("")
+    let tool = CommandLineTool(
+        output: .init(
+            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
+            isTerminal: false)
+    )
+    let code = tool.run(arguments)
+    return (code, out.withLock { $0 }, err.withLock { $0 })
+}
+
+private func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+@Suite("openstorekit receipt")
+struct ReceiptCommandTests {
+    let revenueCat = vectors.appendingPathComponent("revenuecat_base64encodedreceiptsample1.der").path
+    let appleRoot = vectors.appendingPathComponent("AppleIncRootCertificate.cer").path
+
+    @Test("verify: a real Apple receipt at its creation date prints Apple's JSON and exits 0")
+    func verifyApple() throws {
+        try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
+        let (code, out, _) = run([
+            "receipt", "verify", revenueCat, "--root", appleRoot, "--bundle-id", "com.revenuecat.sampleapp",
+        ])
+        #expect(code == 0)
+        let document = try json(out)
+        let receipt = try #require(document["receipt"] as? [String: Any])
+        #expect(receipt["bundle_id"] as? String == "com.revenuecat.sampleapp")
+        #expect((receipt["in_app"] as? [Any])?.count == 9)
+        #expect(document["verified"] as? Bool == true)
+    }
+
+    @Test(
+        "verify: failures print a coded error and exit 1",
+        arguments: [
+            (["--at", "2026-11-30T00:00:00Z"], 301),
+            (["--bundle-id", "com.example.other"], 400),
+        ])
+    func verifyFailures(extra: [String], code expected: Int) throws {
+        try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
+        let (code, out, _) = run(["receipt", "verify", revenueCat, "--root", appleRoot] + extra)
+        #expect(code == 1)
+        let error = try #require(try json(out)["error"] as? [String: Any])
+        #expect(error["code"] as? Int == expected)
+        #expect((error["message"] as? String)?.isEmpty == false)
+    }
+
+    @Test("verify: the plist \"receipt\" is rejected cleanly")
+    func plist() throws {
+        let path = vectors.appendingPathComponent("arv_deprecatedSinglesTypeExpiredAppleCert_receipt.b64").path
+        try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing")
+        let (code, out, _) = run(["receipt", "verify", path, "--root", appleRoot])
+        #expect(code == 1)
+        #expect(try json(out)["error"] is [String: Any])
+    }
+
+    @Test("dump prints the receipt marked unverified")
+    func dump() throws {
+        try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
+        let (code, out, _) = run(["receipt", "dump", revenueCat])
+        #expect(code == 0)
+        #expect(try json(out)["verified"] as? Bool == false)
+    }
+
+    @Test("Usage errors exit 2 and explain themselves")
+    func usage() {
+        #expect(run(["receipt"]).code == 2)
+        #expect(run(["receipt", "verify", "x"]).err.contains("trusts nothing by default"))
+        #expect(
+            run(["receipt", "verify", "x", "--test-root", "--at", "someday"]).err.contains(
+                "--at takes creation, now or an ISO 8601 date"))
+        #expect(
+            run(["receipt", "verify", "x", "--test-root", "--device-id", "nope"]).err.contains(
+                "--device-id takes a UUID"))
+        #expect(run(["receipt", "shred", "x"]).err.contains("unknown receipt action"))
+        let missing = run(["receipt", "verify", "/nowhere/receipt", "--test-root"])
+        #expect(missing.code == 1)
+        #expect(missing.out.contains("/nowhere/receipt"))
+    }
+
+    @Test("demo --receipt-out writes a receipt that verifies against the test root for the demo's device")
+    func demoReceipt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).receipt")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(run(["demo", "--receipt-out", path]).code == 0)
+        let (code, out, _) = run([
+            "receipt", "verify", path, "--test-root", "--bundle-id", "com.example.app",
+            "--device-id", "00000000-0000-4000-8000-000000000001",
+        ])
+        #expect(code == 0)
+        let receipt = try #require(try json(out)["receipt"] as? [String: Any])
+        let products = (receipt["in_app"] as? [[String: Any]])?.compactMap { $0["product_id"] as? String }
+        #expect(Set(products ?? []) == ["com.example.pro", "com.example.premium.monthly"])
+        #expect(run(["receipt", "verify", path, "--root", appleRoot]).code == 1, "the test PKI is not Apple's")
+    }
+}
