@@ -270,6 +270,7 @@ final class FeedInterpreter {
                 break
             }
         }
+        if case .history(let keepAll) = setting { store.historyRetention = keepAll ? .all : .receiptOnly }
     }
 
     private func ensureUser(_ name: String) {

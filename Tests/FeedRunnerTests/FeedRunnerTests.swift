@@ -356,3 +356,17 @@ struct FeedValueTests {
         #expect(result.expectations > 50)
     }
 }
+
+@Suite("History retention in feeds")
+struct HistoryRetentionTests {
+    @Test("receipt-only forgets finished consumables; all keeps them")
+    func retention() throws {
+        let keep = try FeedRun.run("buy com.example.coins100\nbuy com.example.coins100\nexpect history 2", file: "all")
+        #expect(keep.passed, "\(keep.failure?.description ?? "")")
+        let forget = try FeedRun.run(
+            "set history receipt-only\nbuy com.example.coins100\nbuy com.example.pro\nexpect history 1",
+            file: "receipt-only"
+        )
+        #expect(forget.passed, "\(forget.failure?.description ?? "")")
+    }
+}

@@ -1,0 +1,9 @@
+import Synchronization
+
+extension SimulatedStore {
+    /// Which finished transactions the history keeps from now on.
+    public var historyRetention: HistoryRetention {
+        get { state.withLock { $0.retention } }
+        set { state.withLock { $0.retention = newValue } }
+    }
+}
