@@ -169,6 +169,11 @@ final class FeedInterpreter {
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
+        case .delete(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.deleteTransaction(id) } catch { return error.detail }
+        case .clearTransactions:
+            store.clearTransactions()
         case .resolve(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.resolveIssue(id) } catch { return error.detail }

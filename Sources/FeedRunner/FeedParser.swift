@@ -106,7 +106,8 @@ public struct FeedParser: Sendable {
     private func references(in step: FeedStep) -> [FeedStep.Reference] {
         switch step {
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _):
+            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _),
+            .delete(let reference):
             return [reference]
         case .expect(let expectation):
             switch expectation {
@@ -167,6 +168,10 @@ public struct FeedParser: Sendable {
             step = .restart
         case "refund":
             step = .refund(try reader.reference())
+        case "delete":
+            step = .delete(try reader.reference())
+        case "clear-transactions":
+            step = .clearTransactions
         case "resolve":
             step = .resolve(try reader.reference())
         case "buy-elsewhere":

@@ -126,6 +126,10 @@ public enum FeedStep: Sendable, Hashable {
     case autoRenew(Reference, Bool)
     /// `price-increase REF request|consent|decline`.
     case priceIncrease(Reference, String)
+    /// `delete REF`: the transaction and those descending from it leave the store's history and the queues.
+    case delete(Reference)
+    /// `clear-transactions`: the store's history and every queue are emptied.
+    case clearTransactions
     /// `advance DURATION`.
     case advance(FeedDuration)
     /// `restart`: the app stops and starts again; unfinished transactions are redelivered.
