@@ -16,6 +16,7 @@ struct BenchmarkSuite {
         self.options = options
         addQueueBenchmarks()
         addReceiptBenchmarks()
+        addSubscriptionBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
