@@ -17,6 +17,7 @@ struct BenchmarkSuite {
         addQueueBenchmarks()
         addReceiptBenchmarks()
         addSubscriptionBenchmarks()
+        addFeedBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
