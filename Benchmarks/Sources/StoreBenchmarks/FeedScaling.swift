@@ -102,30 +102,33 @@ enum FeedScaling {
                     ratio: validate > 0 ? rate / validate : nil))
         }
         for point in points {
-            for (key, name, unit) in [
-                ("peakRSSMiB", "peak RSS", "MiB"), ("textMiB", "feed text", "MiB"),
-                ("runRSSGrowthMiB", "peak RSS above the process with the feed loaded", "MiB"),
-            ] {
-                if let value = point.values[key] {
-                    report.figures.append(
-                        PairedComparison.extra("\(name) at \(point.size) steps", unit: unit, Summary([value])))
-                }
+            let stepsRun = point.values["stepsCompleted"] ?? point.values["steps"] ?? Double(point.size)
+            if point.values["stopped"] == 1 {
+                report.figures.append(
+                    PairedComparison.extra(
+                        "steps run within the budget at \(point.size) steps", unit: "steps", Summary([stepsRun])))
+            }
+            if let peak = point.values["peakRSSMiB"] {
+                report.figures.append(
+                    PairedComparison.extra("peak RSS at \(point.size) steps", unit: "MiB", Summary([peak])))
+            }
+            if let text = point.values["textMiB"] {
+                report.figures.append(
+                    PairedComparison.extra("feed text at \(point.size) steps", unit: "MiB", Summary([text])))
+            }
+            if let growth = point.values["runRSSGrowthMiB"] {
+                report.figures.append(
+                    PairedComparison.extra(
+                        "peak RSS above the loaded feed at \(point.size) steps", unit: "MiB", Summary([growth])))
             }
         }
-        if let low = smallest.values["runRSSGrowthMiB"], let high = largest.values["runRSSGrowthMiB"],
-            smallest.size != largest.size
+        if smallest.size != largest.size, smallest.values["stopped"] == nil, largest.values["stopped"] == nil,
+            let low = smallest.values["runRSSGrowthMiB"], let high = largest.values["runRSSGrowthMiB"]
         {
             report.figures.append(
                 PairedComparison.extra(
-                    "run memory per 1000 steps, \(smallest.size) to \(largest.size)", unit: "KiB",
+                    "peak RSS growth per 1000 more steps, \(smallest.size) to \(largest.size)", unit: "KiB",
                     Summary([(high - low) * 1024 / Double(largest.size - smallest.size) * 1000])))
-        }
-        for point in points {
-            if let completed = point.values["stepsCompleted"] {
-                report.figures.append(
-                    PairedComparison.extra(
-                        "steps run within the budget at \(point.size) steps", unit: "steps", Summary([completed])))
-            }
         }
         report.points = points
         report.notes += notes
