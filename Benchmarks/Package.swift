@@ -13,12 +13,22 @@ let package = Package(
         .package(name: "OpenStoreKit", path: "..")
     ],
     targets: [
+        // OpenSSL for the receipt baselines (PKCS7_verify, PKCS7_sign, EVP_DigestVerify); the root's COpenSSL is not a
+        // product, so this is the same recipe under another name.
+        .systemLibrary(
+            name: "CBenchmarkOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"]), .yum(["openssl-devel"])]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 .product(name: "OpenStoreKit", package: "OpenStoreKit"),
                 .product(name: "StoreSimulator", package: "OpenStoreKit"),
                 .product(name: "StoreModels", package: "OpenStoreKit"),
+                .product(name: "ReceiptKit", package: "OpenStoreKit"),
+                .product(name: "FeedRunner", package: "OpenStoreKit"),
+                "CBenchmarkOpenSSL",
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

@@ -15,6 +15,9 @@ struct BenchmarkSuite {
     init(options: RunOptions) {
         self.options = options
         addQueueBenchmarks()
+        addReceiptBenchmarks()
+        addSubscriptionBenchmarks()
+        addFeedBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
