@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels"]),
-        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
+        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .target(
             name: "FeedRunner",
             dependencies: [
