@@ -94,3 +94,24 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// `"text"`.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// `3`.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// `9.99`.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// `true`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[1, "two"]`.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `["key": "value"]`; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    /// `nil`.
+    public init(nilLiteral: ()) { self = .null }
+}

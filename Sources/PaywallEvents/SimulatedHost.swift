@@ -12,6 +12,13 @@ public final class SimulatedHost: PresentationHost {
         public let presentation: WebPresentation
         /// Whether it opened.
         public let opened: Bool
+
+        /// Creates a record.
+        public init(url: URL, presentation: WebPresentation, opened: Bool) {
+            self.url = url
+            self.presentation = presentation
+            self.opened = opened
+        }
     }
 
     private struct State {
