@@ -26,7 +26,8 @@ struct PayloadReader {
     }
 
     func name(_ camel: String) -> String {
-        let field = "\(camel) (or \(OnboardingKeyStyle.snake(camel)))"
+        let snake = OnboardingKeyStyle.snake(camel)
+        let field = snake == camel ? camel : "\(camel) (or \(snake))"
         return path.isEmpty ? field : "\(path).\(field)"
     }
 
