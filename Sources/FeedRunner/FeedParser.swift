@@ -163,13 +163,15 @@ public struct FeedParser: Sendable {
             step = .restart
         case "expect":
             step = .expect(try expectation(&reader))
+        case "paywall":
+            step = .paywall(try paywallStep(&reader))
         default:
             throw reader.error(
                 .unknownStep,
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart and expect (docs/feeds.md)"
+                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -350,13 +352,15 @@ public struct FeedParser: Sendable {
         case "history": return .history(try reader.integer("a number of transactions"))
         case "charged":
             return .charged(try reader.word("a product identifier"), try reader.integer("a number of charges"))
+        case "paywall":
+            return .paywall(try paywallExpectation(&reader))
         default:
             throw reader.error(
                 .invalidValue,
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history and charged"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged and paywall"
             )
         }
     }

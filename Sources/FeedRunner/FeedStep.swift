@@ -77,6 +77,8 @@ public enum FeedStep: Sendable, Hashable {
         case history(Int)
         /// `expect charged PRODUCT N`: the account was charged N times for the product.
         case charged(String, Int)
+        /// `expect paywall ...`: see ``FeedStep/PaywallExpectation``.
+        case paywall(PaywallExpectation)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -107,6 +109,8 @@ public enum FeedStep: Sendable, Hashable {
     case restart
     /// `expect ...`.
     case expect(Expectation)
+    /// `paywall ...`: see ``FeedStep/PaywallStep``.
+    case paywall(PaywallStep)
 
     /// A scripted purchase outcome.
     public enum ScriptOutcome: Sendable, Hashable {

@@ -28,7 +28,7 @@ public final class PresentationContext: @unchecked Sendable {
     public let observerModeResolver: (@Sendable (PaywallProduct) -> Void)?
 
     private struct State {
-        var checkers: [ConformanceChecker] = []
+        var recorders: [@Sendable (SessionEntry) -> Void] = []
         var callbacks: [PaywallEvent] = []
         var counted: [AnalyticsRecord] = []
         var visits: [WebPaywallVisit] = []
@@ -88,7 +88,13 @@ public final class PresentationContext: @unchecked Sendable {
 
     /// Records every controller of this context in a checker from now on.
     public func add(_ checker: ConformanceChecker) {
-        state.withLock { $0.checkers.append(checker) }
+        addRecorder(checker.record)
+    }
+
+    /// Hands every entry of every controller of this context to `record` from now on, as it happens (an event log,
+    /// a checker of your own). Entries arrive on the thread that drives the controllers.
+    public func addRecorder(_ record: @escaping @Sendable (SessionEntry) -> Void) {
+        state.withLock { $0.recorders.append(record) }
     }
 
     /// What the library counted for itself (its "backend" analytics, such as `flow_screen_showed`), in order.
@@ -98,10 +104,10 @@ public final class PresentationContext: @unchecked Sendable {
     var currentCallback: PaywallEvent? { state.withLock { $0.callbacks.first } }
 
     func record(_ fact: SessionEntry.Fact, from source: PresentedScreen?) {
-        let (checkers, during) = state.withLock { ($0.checkers, $0.callbacks.first) }
-        guard !checkers.isEmpty else { return }
+        let (recorders, during) = state.withLock { ($0.recorders, $0.callbacks.first) }
+        guard !recorders.isEmpty else { return }
         let entry = SessionEntry(source: source, fact: fact, during: during, time: store.now)
-        for checker in checkers { checker.record(entry) }
+        for record in recorders { record(entry) }
     }
 
     /// Records a callback, then runs `body` (the delegate call) with the callback marked as running.
