@@ -173,6 +173,35 @@ struct PaywallControllerTests {
             ])
     }
 
+    @Test("A paywall's loading failure: retried 2 seconds later when the delegate says so, not otherwise")
+    func loadingFailure() throws {
+        let session = Session()
+        session.store.updateSettings { $0.simulatedErrors[.loadProducts] = StoreFailure(.unknown, "down") }
+        let recorder = PaywallRecorder()
+        recorder.retryLoading = true
+        let (_, paywall, _) = try presented(recorder, session: session)
+        #expect(recorder.calls == ["didAppear", "didFailLoadingProducts products_loading_failed"])
+        session.store.updateSettings { $0.simulatedErrors[.loadProducts] = nil }
+        recorder.retryLoading = false
+        session.context.advance(by: 1.5)
+        #expect(paywall.products.isEmpty)
+        session.context.advance(by: 0.5)
+        #expect(
+            recorder.calls.suffix(2) == [
+                "didPartiallyLoadProducts com.example.nope", "didSelectProduct com.example.premium.monthly",
+            ])
+
+        let other = Session()
+        other.store.updateSettings { $0.simulatedErrors[.loadProducts] = StoreFailure(.unknown, "down") }
+        let minimal = PaywallController(
+            configuration: Session.configuration(), context: other.context, delegate: MinimalPaywallDelegate())
+        try minimal.appear()
+        other.context.runUntilIdle()
+        other.store.updateSettings { $0.simulatedErrors[.loadProducts] = nil }
+        other.context.advance(by: 10)
+        #expect(minimal.products.isEmpty, "the default answer is false: no retry")
+    }
+
     @Test("In-app browser presentation is passed to the host")
     func inAppBrowser() throws {
         let session = Session()

@@ -79,6 +79,19 @@ struct OnboardingEventTests {
         #expect(event == .analytics(.screenCompleted(meta: Self.meta, elementId: "profile_form", reply: "success")))
     }
 
+    @Test("Keys of both styles may be mixed in one payload")
+    func mixed() throws {
+        let payload =
+            #"{"actionId": "x", "meta": {"onboarding_id": "o", "screenClientId": "s", "screen_index": 2, "screensTotal": 3}}"#
+        let event = try OnboardingEvent(kind: .close, json: Data(payload.utf8))
+        #expect(
+            event
+                == .close(
+                    OnboardingAction(
+                        actionId: "x",
+                        meta: OnboardingMeta(onboardingId: "o", screenClientId: "s", screenIndex: 2, screensTotal: 3))))
+    }
+
     @Test("Errors decode with a code name or number; without a code they are rendering failures")
     func errors() throws {
         let named = try OnboardingEvent(
