@@ -36,11 +36,12 @@ let package = Package(
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .target(name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
-        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
+        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "StoreModels",
+                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit",
+                "StoreModels",
             ]
         ),
         .target(

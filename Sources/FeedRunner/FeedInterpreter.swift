@@ -25,11 +25,11 @@ final class FeedInterpreter {
     let baseDirectory: URL?
     let sink: any EventLogSink
     private(set) var store: SimulatedStore
-    private let clock: ManualClock
+    let clock: ManualClock
     private let start: Date
-    private var users: [String: User] = [:]
+    var users: [String: User] = [:]
     private var userOrder: [String] = []
-    private var currentUser = SimulatedStore.defaultAccount
+    var currentUser = SimulatedStore.defaultAccount
     private var handles: [String: UInt64] = [:]
     private var handleNames: [UInt64: String] = [:]
     private var tracked: [UInt64: Tracked] = [:]
@@ -38,6 +38,8 @@ final class FeedInterpreter {
     private var expectations = 0
     private var currentLine = 0
     private var renewals: [String: Int] = [:]
+    /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
+    var paywall: FeedPaywall?
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink) {
         self.file = file
@@ -88,14 +90,17 @@ final class FeedInterpreter {
         return result
     }
 
-    private func nextSequence() -> Int {
+    func nextSequence() -> Int {
         sequence += 1
         return sequence
     }
 
     /// Carries out one step; returns a failure message, or nil.
     private func perform(_ step: FeedStep, line: FeedLine) throws(FeedError) -> String? {
-        defer { store.runUntilIdle() }
+        defer {
+            store.runUntilIdle()
+            runPaywallWork()
+        }
         switch step {
         case .configure(let source):
             try configure(source, line: line)
@@ -210,6 +215,8 @@ final class FeedInterpreter {
             store.runUntilIdle()
             expectations += 1
             return check(expectation)
+        case .paywall(let step):
+            return performPaywall(step)
         }
         return nil
     }
@@ -516,6 +523,8 @@ final class FeedInterpreter {
             let seen = store.transactions(of: account).filter { $0.productID == product && $0.state == .purchased }
                 .count
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
+        case .paywall(let expectation):
+            return checkPaywall(expectation)
         }
     }
 

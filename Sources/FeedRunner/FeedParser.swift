@@ -210,13 +210,15 @@ public struct FeedParser: Sendable {
             step = .priceIncrease(reference, action)
         case "expect":
             step = .expect(try expectation(&reader))
+        case "paywall":
+            step = .paywall(try paywallStep(&reader))
         default:
             throw reader.error(
                 .unknownStep,
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart and expect (docs/feeds.md)"
+                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -417,13 +419,15 @@ public struct FeedParser: Sendable {
                 )
             }
             return .phase(product, phase)
+        case "paywall":
+            return .paywall(try paywallExpectation(&reader))
         default:
             throw reader.error(
                 .invalidValue,
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, receipt and receipt-cancelled"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, receipt, receipt-cancelled and paywall"
             )
         }
     }

@@ -87,6 +87,8 @@ public enum FeedStep: Sendable, Hashable {
         case receiptEntries(String, Int)
         /// `expect receipt-cancelled PRODUCT`: the latest receipt entry of the product carries a cancellation date.
         case receiptCancelled(String)
+        /// `expect paywall ...`: see ``FeedStep/PaywallExpectation``.
+        case paywall(PaywallExpectation)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -136,6 +138,8 @@ public enum FeedStep: Sendable, Hashable {
     case restart
     /// `expect ...`.
     case expect(Expectation)
+    /// `paywall ...`: see ``FeedStep/PaywallStep``.
+    case paywall(PaywallStep)
 
     /// A scripted purchase outcome.
     public enum ScriptOutcome: Sendable, Hashable {

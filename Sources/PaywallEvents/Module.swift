@@ -1,1 +1,0 @@
-// Module PaywallEvents: see README.md for its place in the package.

@@ -1,0 +1,40 @@
+/// Where in an onboarding an event happened; every onboarding event carries it.
+///
+/// JSON: `{"onboarding_id": "onboarding_123", "screen_cid": "welcome_screen", "screen_index": 0, "total_screens": 4}`
+/// or, in camelCase, `{"onboardingId": ..., "screenClientId": ..., "screenIndex": ..., "screensTotal": ...}`.
+public struct OnboardingMeta: Sendable, Hashable {
+    /// The onboarding's identifier.
+    public let onboardingId: String
+    /// The client identifier of the screen.
+    public let screenClientId: String
+    /// The screen's position, from 0.
+    public let screenIndex: Int
+    /// How many screens the onboarding has.
+    public let screensTotal: Int
+
+    /// Creates a meta.
+    public init(onboardingId: String, screenClientId: String, screenIndex: Int, screensTotal: Int) {
+        self.onboardingId = onboardingId
+        self.screenClientId = screenClientId
+        self.screenIndex = screenIndex
+        self.screensTotal = screensTotal
+    }
+
+    init(_ reader: PayloadReader) throws(PaywallEventsError) {
+        self.init(
+            onboardingId: try reader.string("onboardingId"),
+            screenClientId: try reader.string("screenClientId"),
+            screenIndex: try reader.int("screenIndex"),
+            screensTotal: try reader.int("screensTotal")
+        )
+    }
+
+    func orderedJSON(_ style: OnboardingKeyStyle) -> OrderedJSON {
+        .object([
+            (style.key("onboardingId"), .string(onboardingId)),
+            (style.key("screenClientId"), .string(screenClientId)),
+            (style.key("screenIndex"), .integer(screenIndex)),
+            (style.key("screensTotal"), .integer(screensTotal)),
+        ])
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for PaywallEvents live in this folder.
