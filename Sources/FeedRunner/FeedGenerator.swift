@@ -23,36 +23,47 @@ public struct FeedGenerator: Sendable {
         var written = 0
         var current = -1
         var owned = Set<Int>()
+        var subscribed = Set<Int>()
+        func line(_ text: String) {
+            emit(text)
+            written += 1
+        }
+        // Each user's history stays bounded: consumables leave it when finished (receipt-only history), the
+        // non-consumable is bought once, and a subscription runs until the feed expires it. Time moves in minutes, so
+        // renewals stay proportionate to the feed.
         while written < steps {
             let user = Int(random.next() % UInt64(users))
             if user != current {
-                emit("user u\(user)")
+                line("user u\(user)")
                 current = user
-                written += 1
                 if written >= steps { break }
             }
-            let roll = random.next() % 100
-            switch roll {
-            case 0..<60:
-                emit("buy com.example.coins100 quantity \(1 + random.next() % 3)")
-            case 60..<70:
-                emit("buy com.example.pro")
-                owned.insert(user)
-            case 70..<78:
-                emit("buy com.example.premium.monthly")
-            case 78..<88:
-                emit("advance \(1 + random.next() % 48)h")
-            case 88..<93:
-                emit("restore")
-                written += 1
-                if written >= steps { break }
-                emit("expect restore finished")
-            case 93..<97:
-                emit("expect unfinished 0")
+            switch random.next() % 100 {
+            case 0..<62:
+                line("buy com.example.coins100 quantity \(1 + random.next() % 3)")
+            case 62..<68:
+                if owned.insert(user).inserted {
+                    line("buy com.example.pro")
+                } else {
+                    line("expect owned com.example.pro")
+                }
+            case 68..<74:
+                if subscribed.insert(user).inserted {
+                    line("buy com.example.premium.monthly")
+                } else {
+                    subscribed.remove(user)
+                    line("expire com.example.premium.monthly")
+                }
+            case 74..<86:
+                line("advance \(1 + random.next() % 90)m")
+            case 86..<91:
+                line("restore")
+                if written < steps { line("expect restore finished") }
+            case 91..<96:
+                line("expect unfinished 0")
             default:
-                emit(owned.contains(user) ? "expect owned com.example.pro" : "expect charged com.example.pro 0")
+                line(owned.contains(user) ? "expect owned com.example.pro" : "expect charged com.example.pro 0")
             }
-            written += 1
         }
     }
 }

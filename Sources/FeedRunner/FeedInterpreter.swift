@@ -313,7 +313,7 @@ final class FeedInterpreter {
 
     private func track(_ id: UInt64, product: String) {
         if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentUser) }
-        latestByProduct[product] = id
+        latestByProduct[currentUser + "\n" + product] = id
     }
 
     private func isFirstObserver(_ observer: FeedObserver, of queue: SKPaymentQueue) -> Bool {
@@ -330,7 +330,7 @@ final class FeedInterpreter {
                 if tracked[id] == nil {
                     tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.user)
                 }
-                latestByProduct[transaction.payment.productIdentifier] = id
+                latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] = id
                 tracked[id]?.states.append(state)
                 tracked[id]?.error = code
             }
@@ -364,7 +364,7 @@ final class FeedInterpreter {
             let id = transaction.storeIdentifier
             if first {
                 tracked[id]?.removed = true
-                if handleNames[id] == nil, latestByProduct[transaction.payment.productIdentifier] != id {
+                if handleNames[id] == nil, latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] != id {
                     tracked[id] = nil
                 }
             }
@@ -420,7 +420,7 @@ final class FeedInterpreter {
     private func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
         case .handle(let name): handles[name]
-        case .product(let id): latestByProduct[id]
+        case .product(let id): latestByProduct[currentUser + "\n" + id]
         }
     }
 

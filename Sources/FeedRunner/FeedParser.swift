@@ -64,8 +64,14 @@ public struct FeedParser: Sendable {
         _ body: (FeedLine) throws(FeedError) -> Void
     ) throws(FeedError) {
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lineStart = text.startIndex
+        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines.
+        while lineStart < text.endIndex || (lineStart == text.startIndex && lineNumber == 0) {
+            let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+            let rawLine = text[lineStart..<lineEnd]
+            lineStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : text.endIndex
             lineNumber += 1
+            if lineEnd == text.endIndex, rawLine.isEmpty { break }
             let tokens = Self.tokenize(rawLine)
             guard !tokens.isEmpty else { continue }
             let step = try parse(tokens, line: lineNumber)
