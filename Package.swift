@@ -51,7 +51,8 @@ let package = Package(
         .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "StoreModels"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "StoreModels"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit"]),
+        .testTarget(
+            name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit", "Ledger"]),
         .testTarget(
             name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
         .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
