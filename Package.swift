@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
-        .target(name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
+        .target(
+            name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels", "Ledger"]),
         .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
         .target(
             name: "FeedRunner",
@@ -60,6 +61,7 @@ let package = Package(
             name: "PurchasesTests",
             dependencies: [
                 "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit", "StoreModels",
+                "Ledger",
             ]
         ),
         .testTarget(
