@@ -46,7 +46,9 @@ let package = Package(
         ),
         .target(
             name: "OpenStoreKitCLI",
-            dependencies: ["FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels"]
+            dependencies: [
+                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases", "Ledger",
+            ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
         .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
@@ -67,7 +69,13 @@ let package = Package(
         .testTarget(
             name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
-        .testTarget(name: "OpenStoreKitCLITests", dependencies: ["OpenStoreKitCLI", "FeedRunner"]),
+        .testTarget(
+            name: "OpenStoreKitCLITests",
+            dependencies: [
+                "OpenStoreKitCLI", "FeedRunner", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
+                "ReceiptKit",
+            ]
+        ),
     ]
 )
 
