@@ -284,7 +284,7 @@ final class StoreJournal: @unchecked Sendable {
         do {
             let sequence: Int64
             if let committer {
-                sequence = try committer.write { txn in try txn.appendLog(writer.bytes, to: Self.logName) }
+                sequence = try committer.appendLog(writer.bytes, to: Self.logName)
             } else {
                 sequence = try database.write { txn in try txn.appendLog(writer.bytes, to: Self.logName) }
             }
