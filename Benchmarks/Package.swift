@@ -13,19 +13,28 @@ let package = Package(
         .package(name: "OpenStoreKit", path: "..")
     ],
     targets: [
+        // Raw SQLite for the baselines of ledger.durable: the root's CSQLite module map and shim under another name
+        // (target names must be unique across the package graph).
+        .systemLibrary(
+            name: "CSQLiteRaw",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"]), .yum(["sqlite-devel"])]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 .product(name: "OpenStoreKit", package: "OpenStoreKit"),
                 .product(name: "StoreSimulator", package: "OpenStoreKit"),
                 .product(name: "StoreModels", package: "OpenStoreKit"),
+                .product(name: "Ledger", package: "OpenStoreKit"),
+                "CSQLiteRaw",
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,6 +15,7 @@ struct BenchmarkSuite {
     init(options: RunOptions) {
         self.options = options
         addQueueBenchmarks()
+        addLedgerBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
