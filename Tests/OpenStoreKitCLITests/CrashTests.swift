@@ -125,6 +125,10 @@ private final class Child {
 /// What a crash run did and found.
 private struct CrashFigures: CustomStringConvertible {
     var kills = 0
+    /// Kills before the first line: while the process opened and replayed the file.
+    var killsWhileStarting = 0
+    /// Kills right after a grant was committed, before its transaction was finished.
+    var killsAfterGrant = 0
     var runs = 0
     var steps = 0
     var charges = 0
@@ -135,7 +139,8 @@ private struct CrashFigures: CustomStringConvertible {
     var unexpected = 0
 
     var description: String {
-        "\(kills) kills over \(runs) runs, \(steps) steps, \(charges) charges, \(grants) grants "
+        "\(kills) kills (\(killsWhileStarting) while starting, \(killsAfterGrant) between a grant and its finish) over "
+            + "\(runs) runs, \(steps) steps, \(charges) charges, \(grants) grants "
             + "(\(restoredGrants) of restored transactions), lost \(lost), duplicated \(duplicated), "
             + "granted without a charge \(unexpected)"
     }
@@ -168,17 +173,21 @@ struct CrashTests {
                 let lines = Int(plan.next(below: 7))
                 var read = 0
                 var ended = false
+                var last = ""
                 while read < lines {
                     guard let line = child.readLine() else {
                         ended = true
                         break
                     }
                     if line.hasPrefix("done") { ended = true }
+                    last = line
                     read += 1
                 }
                 if !ended {
                     child.kill9()
                     figures.kills += 1
+                    if lines == 0 { figures.killsWhileStarting += 1 }
+                    if last.hasPrefix("granted") { figures.killsAfterGrant += 1 }
                     continue
                 }
             }

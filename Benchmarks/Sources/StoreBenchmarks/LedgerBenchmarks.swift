@@ -113,7 +113,7 @@ extension BenchmarkSuite {
                 unit: "transactions/s",
                 about: """
                     Durable purchases with group commit at 10^4, 10^5 and 10^6, each size in a fresh process, \
-                    retention .receiptOnly and a snapshot every 300,000 changes: cost per transaction and peak \
+                    retention .receiptOnly and a snapshot every 400,000 changes: cost per transaction and peak \
                     resident memory must stay flat. Also the time to reopen the file. Baseline: raw SQLite inserts \
                     of the same rows, 300 per commit, at the same sizes in the same processes.
                     """,
@@ -334,7 +334,7 @@ private enum LedgerDurableScaling {
                 return { store.run(1_000) }
             })
         let startKiB = ProcessMemory.residentKiB ?? 0
-        let store = DurablePurchases(commit: .group(every: 3 * group), compactEvery: 300_000)
+        let store = DurablePurchases(commit: .group(every: 3 * group), compactEvery: 400_000)
         let rate = try Runner.time(Workload("durable", items: size) { { store.run(size) } })
         let peakKiB = ProcessMemory.peakResidentKiB ?? 0
         let reopenSeconds = try store.reopen()
