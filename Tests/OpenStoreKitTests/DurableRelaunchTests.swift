@@ -137,6 +137,25 @@ struct DurableRelaunchTests {
         try store.close()
     }
 
+    @Test("A queue opened from a state file path gets its device's unfinished transactions after a restart")
+    func queueFromPath() throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/state.sqlite"
+        var queue = try SKPaymentQueue(statePath: path, deviceID: "tablet", lane: .manual)
+        queue.add(RecordingObserver(policy: .keep))
+        pay(queue, "com.example.coins100")
+        queue.store.runUntilIdle()
+        #expect(queue.store.statePath == path)
+        try queue.store.close()
+        queue = try SKPaymentQueue(statePath: path, deviceID: "tablet", lane: .manual)
+        #expect(queue.transactions.map(\.transactionState) == [.purchased])
+        try queue.store.close()
+        #expect(throws: StoreSimulatorError(.stateUnavailable, "")) {
+            try SKPaymentQueue(statePath: directory.path, lane: .manual)  // a directory, not a file
+        }
+    }
+
     @Test("The receipt of a reopened store is the receipt it had")
     func receiptSurvives() throws {
         let directory = try StateDirectory()
