@@ -44,6 +44,8 @@ final class StoreJournal: @unchecked Sendable {
     private var failureValue: StoreSimulatorError?
     private var writer = JournalWriter()
     private var depth = 0
+    /// Whether the change in progress (the outermost one) recorded anything.
+    private var recordedInChange = false
     private var lastSequence: Int64
     private var lastTime: Date
     private var changesSinceSnapshot = 0
@@ -241,14 +243,14 @@ final class StoreJournal: @unchecked Sendable {
 
     /// Takes the gate and records `command`. Pair with ``end()``.
     func begin(_ command: StoreCommand) {
-        gate.lock()
-        depth += 1
+        enter()
         append(command)
     }
 
     /// Takes the gate without recording anything yet (the command is known only later). Pair with ``end()``.
     func enter() {
         gate.lock()
+        if depth == 0 { recordedInChange = false }
         depth += 1
     }
 
@@ -264,8 +266,9 @@ final class StoreJournal: @unchecked Sendable {
     func end() {
         defer { gate.unlock() }
         depth -= 1
-        // A change that moved the clock (advance) leaves it where a replay of it leaves it too.
-        if depth == 0, failureValue == nil { lastTime = max(lastTime, clock.now) }
+        // A change that moved the clock (advance) leaves it where a replay of it leaves it too; a call that recorded
+        // nothing says nothing about the clock (it may have been moved directly, which flush() records).
+        if depth == 0, recordedInChange, failureValue == nil { lastTime = max(lastTime, clock.now) }
         guard depth == 0, let every = durability.compactEvery, changesSinceSnapshot >= every, failureValue == nil,
             let store
         else { return }
@@ -291,6 +294,7 @@ final class StoreJournal: @unchecked Sendable {
             lastSequence = sequence
             lastTime = time
             changesSinceSnapshot += 1
+            recordedInChange = true
         } catch {
             fail(error, "recording a change")
         }

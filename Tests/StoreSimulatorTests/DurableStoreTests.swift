@@ -178,6 +178,7 @@ struct DurableStoreTests {
         let clock = ManualClock()
         let store = try SimulatedStore(statePath: path, configuration: catalog, clock: clock, lane: .manual)
         clock.advance(by: 3600)  // moved directly: recorded when the store is flushed or closed
+        store.processPayment(42, deviceID: "nobody")  // records nothing, and does not hide the move
         try store.close()
         let laterClock = ManualClock()
         let reopened = try SimulatedStore(statePath: path, configuration: .demo, clock: laterClock, lane: .manual)
