@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
-        .target(name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
+        .target(
+            name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels", "Ledger"]),
         .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels"]),
         .target(
             name: "FeedRunner",
@@ -46,13 +47,16 @@ let package = Package(
         ),
         .target(
             name: "OpenStoreKitCLI",
-            dependencies: ["FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels"]
+            dependencies: [
+                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases", "Ledger",
+            ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
         .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "StoreModels"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "StoreModels"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit"]),
+        .testTarget(
+            name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit", "Ledger"]),
         .testTarget(
             name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
         .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
@@ -60,12 +64,19 @@ let package = Package(
             name: "PurchasesTests",
             dependencies: [
                 "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit", "StoreModels",
+                "Ledger",
             ]
         ),
         .testTarget(
             name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
-        .testTarget(name: "OpenStoreKitCLITests", dependencies: ["OpenStoreKitCLI", "FeedRunner"]),
+        .testTarget(
+            name: "OpenStoreKitCLITests",
+            dependencies: [
+                "OpenStoreKitCLI", "FeedRunner", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
+                "ReceiptKit",
+            ]
+        ),
     ]
 )
 

@@ -20,6 +20,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"]), .yum(["openssl-devel"])]
         ),
+        // Raw SQLite for the baselines of ledger.durable: the root's CSQLite module map and shim under another name
+        // (target names must be unique across the package graph).
+        .systemLibrary(
+            name: "CSQLiteRaw",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"]), .yum(["sqlite-devel"])]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
@@ -29,13 +36,15 @@ let package = Package(
                 .product(name: "ReceiptKit", package: "OpenStoreKit"),
                 .product(name: "FeedRunner", package: "OpenStoreKit"),
                 "CBenchmarkOpenSSL",
+                .product(name: "Ledger", package: "OpenStoreKit"),
+                "CSQLiteRaw",
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,8 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badConfiguration = Code(rawValue: 205)
         /// A product the feed names is not in the catalog.
         public static let unknownProduct = Code(rawValue: 206)
+        /// The state file given to run the feed on (`--state`) cannot be opened, reopened or written.
+        public static let unusableState = Code(rawValue: 207)
     }
 
     /// What kind of error this is.

@@ -24,6 +24,8 @@ final class FeedInterpreter {
     let file: String
     let baseDirectory: URL?
     let sink: any EventLogSink
+    /// The state file the store lives in, or `nil` for an in-memory store.
+    let statePath: String?
     private(set) var store: SimulatedStore
     let clock: ManualClock
     private let start: Date
@@ -41,13 +43,31 @@ final class FeedInterpreter {
     /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
     var paywall: FeedPaywall?
 
-    init(file: String, baseDirectory: URL?, sink: any EventLogSink) {
+    init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
         self.baseDirectory = baseDirectory
         self.sink = sink
-        self.clock = ManualClock()
+        self.statePath = statePath
+        let clock = ManualClock()
+        self.clock = clock
+        if let statePath {
+            self.store = try Self.openStore(statePath, clock: clock, file: file)
+        } else {
+            self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual)
+        }
         self.start = clock.now
-        self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual)
+    }
+
+    /// Opens the durable store of a state file.
+    private static func openStore(_ path: String, clock: ManualClock, file: String) throws(FeedError) -> SimulatedStore
+    {
+        do throws(StoreSimulatorError) {
+            return try SimulatedStore(statePath: path, configuration: .demo, clock: clock, lane: .manual)
+        } catch {
+            throw FeedError(
+                .unusableState, file: file, line: 0, column: 0, error.detail,
+                hint: "pass --state a new path, or the state file of an earlier run")
+        }
     }
 
     // MARK: Running
@@ -72,6 +92,15 @@ final class FeedInterpreter {
                 failed.add("line", line.line)
                 failed.add("message", message)
                 sink.append(failed.line)
+            }
+        }
+        if statePath != nil {
+            do throws(StoreSimulatorError) {
+                try store.close()
+            } catch {
+                throw FeedError(
+                    .unusableState, file: file, line: currentLine, column: 0, error.detail,
+                    hint: "check the disk holding the state file")
             }
         }
         let result = FeedResult(
@@ -210,7 +239,7 @@ final class FeedInterpreter {
                 }
             } catch { return error.detail }
         case .restart:
-            restart()
+            return restart()
         case .expect(let expectation):
             store.runUntilIdle()
             expectations += 1
@@ -296,7 +325,17 @@ final class FeedInterpreter {
         queue.add(observer)
     }
 
-    private func restart() {
+    /// The app stops and starts again. On a state file the store is closed and reopened from it, as a new process
+    /// would; in memory the same store goes on. Returns a failure message if the state file cannot be reopened.
+    private func restart() -> String? {
+        if let statePath {
+            do throws(StoreSimulatorError) {
+                try store.close()
+                store = try SimulatedStore(statePath: statePath, configuration: .demo, clock: clock, lane: .manual)
+            } catch {
+                return "the store could not be reopened from its state file: \(error.detail)"
+            }
+        }
         for name in userOrder {
             guard let user = users[name] else { continue }
             let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: name)
@@ -307,6 +346,7 @@ final class FeedInterpreter {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
         event.add("users", strings: userOrder)
         sink.append(event.line)
+        return nil
     }
 
     // MARK: Observations
@@ -364,7 +404,9 @@ final class FeedInterpreter {
             let id = transaction.storeIdentifier
             if first {
                 tracked[id]?.removed = true
-                if handleNames[id] == nil, latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] != id {
+                if handleNames[id] == nil,
+                    latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] != id
+                {
                     tracked[id] = nil
                 }
             }

@@ -11,25 +11,31 @@ public enum FeedRun {
     ///   - baseDirectory: where `config` paths are resolved; the current directory when `nil`.
     ///   - log: where the event log goes.
     ///   - includeReceipt: whether the result carries the current user's signed app receipt at the end.
-    /// - Throws: ``FeedError`` when the feed is malformed; failed expectations are in the result instead.
+    ///   - statePath: a state file to run on instead of a fresh in-memory store: a new file starts empty, an existing
+    ///     one goes on from where it stopped, and a `restart` step closes the store and reopens it from the file.
+    /// - Throws: ``FeedError`` when the feed is malformed, or `unusableState` when the state file cannot be opened,
+    ///   reopened or written; failed expectations are in the result instead.
     public static func run(
         _ text: String,
         file: String,
         baseDirectory: URL? = nil,
         log: any EventLogSink = DiscardingEventLog(),
-        includeReceipt: Bool = false
+        includeReceipt: Bool = false,
+        statePath: String? = nil
     ) throws(FeedError) -> FeedResult {
-        try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log).run(
+        try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath).run(
             text, includeReceipt: includeReceipt)
     }
 
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
     ///
-    /// - Throws: ``FeedError`` when the file cannot be read or is malformed.
+    /// - Parameter statePath: a state file to run on, as for ``run(_:file:baseDirectory:log:includeReceipt:statePath:)``.
+    /// - Throws: ``FeedError`` when the file cannot be read or is malformed, or the state file is unusable.
     public static func run(
         contentsOf url: URL,
         file: String? = nil,
-        log: any EventLogSink = DiscardingEventLog()
+        log: any EventLogSink = DiscardingEventLog(),
+        statePath: String? = nil
     ) throws(FeedError) -> FeedResult {
         let text: String
         do {
@@ -44,6 +50,8 @@ public enum FeedRun {
                 hint: "check the path and that the file is UTF-8 text"
             )
         }
-        return try run(text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log)
+        return try run(
+            text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log,
+            statePath: statePath)
     }
 }

@@ -171,6 +171,26 @@ public final class LedgerDatabase: Sendable {
         return result!  // set: finish() throws unless the body ran to completion
     }
 
+    /// Appends one log entry in the open group transaction (opening one if needed) without a savepoint: a single
+    /// statement is atomic by itself. Commits when `commitEvery` writes are pending.
+    func groupAppend(
+        _ payload: UnsafeRawBufferPointer, to name: String, commitEvery: Int, completion: Completion?
+    ) throws(LedgerError) -> Int64 {
+        var sequence: Int64 = 0
+        let outcome = try locked { state in
+            Self.performGroupWrite(&state, commitEvery: commitEvery, completion: completion, savepoint: false) {
+                transaction in
+                sequence = try transaction.appendLogBytes(payload, to: name)
+            }
+        }
+        for completion in outcome.completions { completion(outcome.groupResult) }
+        if let error = outcome.error {
+            // The body throws only LedgerError, and so do commits.
+            throw error as? LedgerError ?? LedgerError(code: .sqliteFailure, detail: "\(error)", path: path)
+        }
+        return sequence
+    }
+
     /// Commits the pending group, if any.
     func flushGroup() throws(LedgerError) {
         let outcome = try locked { state in Self.commitGroup(&state) }
@@ -281,9 +301,10 @@ public final class LedgerDatabase: Sendable {
         return Outcome()
     }
 
-    /// A group write: applied in the open group transaction, committed with the group.
+    /// A group write: applied in the open group transaction, committed with the group. Without `savepoint`, the body
+    /// must be a single statement (atomic by itself): a later write of a group then runs without a savepoint around it.
     private static func performGroupWrite(
-        _ state: inout State, commitEvery: Int, completion: Completion?,
+        _ state: inout State, commitEvery: Int, completion: Completion?, savepoint: Bool = true,
         _ body: (borrowing LedgerWriteTransaction) throws -> Void
     ) -> Outcome {
         let connection = state.connection
@@ -293,7 +314,7 @@ public final class LedgerDatabase: Sendable {
             // The first write of a group runs in the group's transaction itself (if it throws, the whole
             // transaction is rolled back, which holds nothing else); later ones in a savepoint, so that a
             // throwing body undoes only its own changes.
-            try connection.run(opensGroup ? .beginImmediate : .savepoint)
+            if opensGroup || savepoint { try connection.run(opensGroup ? .beginImmediate : .savepoint) }
         } catch {
             return Outcome(error: error)
         }
@@ -303,6 +324,20 @@ public final class LedgerDatabase: Sendable {
             guard !opensGroup else {
                 rollback(connection)
                 return Outcome(error: error)
+            }
+            guard savepoint else {
+                // A single statement that failed was undone by SQLite itself; the group stays pending, unless SQLite
+                // rolled the whole transaction back.
+                guard !connection.isInTransaction else { return Outcome(error: error) }
+                let pending = state.pendingWrites
+                return Outcome(
+                    error: error, completions: abandonGroup(&state),
+                    groupResult: .failure(
+                        LedgerError(
+                            code: .transactionAborted,
+                            detail: "SQLite rolled back the group transaction on \(describe(connection.path)) after "
+                                + "an error; none of its \(pending) pending writes was applied.",
+                            path: connection.path)))
             }
             var outcome = rollbackSavepoint(&state)
             outcome.error = error
@@ -318,7 +353,7 @@ public final class LedgerDatabase: Sendable {
                 path: connection.path)
             return Outcome(error: error, completions: abandonGroup(&state), groupResult: .failure(error))
         }
-        if !opensGroup {
+        if !opensGroup && savepoint {
             do {
                 try connection.run(.releaseSavepoint)
             } catch {

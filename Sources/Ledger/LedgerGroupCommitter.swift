@@ -64,6 +64,47 @@ public final class LedgerGroupCommitter: Sendable {
         try database.groupWrite(commitEvery: commitEvery, completion: completion, body)
     }
 
+    /// Appends one entry to the log `name` in the pending group and commits the group if ``commitEvery`` writes are
+    /// now pending.
+    ///
+    /// The same as `write({ txn in try txn.appendLog(payload, to: name) }, whenDurable: completion)`, without the
+    /// savepoint that makes a write of several statements atomic on its own: a single insert is atomic by itself.
+    /// That saves about a third of the cost of a small group write.
+    /// - Parameters:
+    ///   - payload: The bytes to append; contiguous sequences are bound without a copy.
+    ///   - name: The log.
+    ///   - completion: Called once when the entry is durable or was lost with its group, as for
+    ///     ``write(_:whenDurable:)``.
+    /// - Returns: The entry's sequence number.
+    /// - Throws: ``LedgerError``: the insert failed (nothing of it was applied; the group stays pending unless SQLite
+    ///   rolled it back, in which case its completions are told), or the commit it triggered failed.
+    @discardableResult
+    @inlinable
+    public func appendLog(
+        _ payload: some Sequence<UInt8>, to name: String,
+        whenDurable completion: (@Sendable (Result<Void, LedgerError>) -> Void)? = nil
+    ) throws(LedgerError) -> Int64 {
+        let inPlace = payload.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(LedgerError) in
+                try appendLogBytes(UnsafeRawBufferPointer(buffer), to: name, whenDurable: completion)
+            }
+        }
+        if let inPlace { return try inPlace.get() }
+        let copy = Array(payload)
+        return try copy.withUnsafeBytes { bytes in
+            Result { () throws(LedgerError) in try appendLogBytes(bytes, to: name, whenDurable: completion) }
+        }.get()
+    }
+
+    /// The non-generic part of ``appendLog(_:to:whenDurable:)``.
+    @usableFromInline
+    func appendLogBytes(
+        _ bytes: UnsafeRawBufferPointer, to name: String,
+        whenDurable completion: (@Sendable (Result<Void, LedgerError>) -> Void)?
+    ) throws(LedgerError) -> Int64 {
+        try database.groupAppend(bytes, to: name, commitEvery: commitEvery, completion: completion)
+    }
+
     /// Commits every pending write now. When it returns, everything written before is acknowledged.
     /// - Throws: ``LedgerError`` if the commit fails (the pending writes were rolled back and their completions
     ///   told so).

@@ -36,6 +36,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         var delivered: [UInt64: SKPaymentTransactionState] = [:]
         var delegate = WeakDelegate()
         var programmingErrorHandler: (@Sendable (String) -> Void)?
+        var finishHook: (@Sendable (SKPaymentTransaction) -> Void)?
     }
 
     private let state = Mutex(State())
@@ -91,6 +92,14 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         set { state.withLock { $0.programmingErrorHandler = newValue } }
     }
 
+    /// Called with each transaction the app asks to finish, when ``finishTransaction(_:)`` is called and before anything
+    /// else happens: a hook for harnesses that audit the app, such as a `DeliveryAudit` (in Purchases) checking that
+    /// content was delivered before finishing. `nil` by default.
+    public var willFinishTransaction: (@Sendable (SKPaymentTransaction) -> Void)? {
+        get { state.withLock { $0.finishHook } }
+        set { state.withLock { $0.finishHook = newValue } }
+    }
+
     /// The observers, in the order they were added; held weakly.
     public var transactionObservers: [any SKPaymentTransactionObserver] {
         state.withLock { $0.observers.compactMap(\.observer) }
@@ -138,6 +147,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     ///
     /// Finishing a `.purchasing` or `.deferred` transaction is a programming error (see ``programmingErrorHandler``).
     public func finishTransaction(_ transaction: SKPaymentTransaction) {
+        state.withLock { $0.finishHook }?(transaction)
         let current = transaction.transactionState
         guard current != .purchasing, current != .deferred else {
             let message =

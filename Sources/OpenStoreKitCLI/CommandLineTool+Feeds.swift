@@ -5,7 +5,7 @@ import Synchronization
 
 extension CommandLineTool {
     func demo(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, command: "demo", valued: ["--log", "--receipt-out"])
+        let options = try Arguments(arguments, command: "demo", valued: ["--log", "--receipt-out", "--state"])
         guard options.operands.isEmpty else { throw UsageError("demo takes no operands") }
         let log = MemoryEventLog()
         let result: FeedResult
@@ -14,7 +14,8 @@ extension CommandLineTool {
                 FeedRun.demo,
                 file: "demo",
                 log: log,
-                includeReceipt: options.values["--receipt-out"] != nil
+                includeReceipt: options.values["--receipt-out"] != nil,
+                statePath: options.values["--state"]
             )
         } catch {
             output.err("\(error)\n")
@@ -41,13 +42,15 @@ extension CommandLineTool {
     }
 
     func runFeeds(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, command: "run", valued: ["--log", "--log-dir", "--junit", "--jobs"])
+        let options = try Arguments(
+            arguments, command: "run", valued: ["--log", "--log-dir", "--junit", "--jobs", "--state"])
         guard !options.operands.isEmpty else { throw UsageError("run needs at least one feed file") }
         guard options.values["--log"] == nil || options.values["--log-dir"] == nil else {
             throw UsageError("--log and --log-dir cannot be used together")
         }
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let feeds = options.operands
+        let statePaths = try Self.statePaths(options.values["--state"], for: feeds)
         let logDirectory = options.values["--log-dir"]
         if let logDirectory {
             do {
@@ -74,7 +77,7 @@ extension CommandLineTool {
                 let logPath: String? =
                     logDirectory.map { "\($0)/\(Self.logName(for: path, index: index, among: feeds)).jsonl" }
                     ?? scratch.map { $0.appendingPathComponent("\(index).jsonl").path }
-                let outcome = Self.runOne(path, logPath: logPath)
+                let outcome = Self.runOne(path, logPath: logPath, statePath: statePaths?[index])
                 outcomes.withLock { $0[index] = outcome }
                 let finished = done.add(1, ordering: .relaxed).newValue
                 if output.isTerminal, feeds.count > 1 {
@@ -125,10 +128,29 @@ extension CommandLineTool {
         return failed > 0 ? 1 : 0
     }
 
-    private static func runOne(_ path: String, logPath: String?) -> Result<FeedResult, FeedError> {
+    /// The state file of each feed: `--state` itself for one feed, or a file per feed in the directory `--state`
+    /// names when several feeds run (or when it is an existing directory).
+    private static func statePaths(_ state: String?, for feeds: [String]) throws(UsageError) -> [String]? {
+        guard let state else { return nil }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: state, isDirectory: &isDirectory)
+        guard feeds.count > 1 || (exists && isDirectory.boolValue) else { return [state] }
+        if !exists {
+            do {
+                try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+            } catch {
+                throw UsageError("cannot create the state directory \(state)")
+            }
+        } else if !isDirectory.boolValue {
+            throw UsageError("--state names a file, but several feeds need a directory to keep one state file each")
+        }
+        return feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
+    }
+
+    private static func runOne(_ path: String, logPath: String?, statePath: String?) -> Result<FeedResult, FeedError> {
         let url = URL(fileURLWithPath: path)
         guard let logPath else {
-            return Result { () throws(FeedError) in try FeedRun.run(contentsOf: url, file: path) }
+            return Result { () throws(FeedError) in try FeedRun.run(contentsOf: url, file: path, statePath: statePath) }
         }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: logPath) else {
@@ -143,7 +165,9 @@ extension CommandLineTool {
             log.flush()
             try? handle.close()
         }
-        return Result { () throws(FeedError) in try FeedRun.run(contentsOf: url, file: path, log: log) }
+        return Result { () throws(FeedError) in
+            try FeedRun.run(contentsOf: url, file: path, log: log, statePath: statePath)
+        }
     }
 
     /// The log file name of a feed: its base name, with its position when two feeds share a name.

@@ -73,6 +73,8 @@ public struct CommandLineTool: Sendable {
                 return try generate(rest)
             case "receipt":
                 return try receipt(rest)
+            case "crash-workload":  // not listed: the child process of the crash test
+                return try crashWorkload(rest)
             default:
                 throw UsageError(
                     "unknown command \"\(command)\"; commands are \(Help.commands.joined(separator: ", "))")

@@ -23,7 +23,7 @@ enum Help {
         switch name {
         case "demo":
             return """
-                Usage: openstorekit demo [--log FILE] [--receipt-out FILE]
+                Usage: openstorekit demo [--log FILE] [--receipt-out FILE] [--state FILE]
 
                 Runs the built-in demo feed (a purchase, a failure, an Ask to Buy approval and a restore) on the
                 built-in catalog and prints its event log, one JSON object per line, then the verdict.
@@ -33,11 +33,14 @@ enum Help {
                   --receipt-out FILE  Write the app receipt (DER) as it stands at the end of the demo, signed by the
                                       test PKI in Receipts/ (check it with `openstorekit receipt verify FILE
                                       --test-root` or `openssl cms -verify`).
+                  --state FILE        Run the demo on the store kept in the state file FILE (see `openstorekit help
+                                      run`). The demo expects a new file: on one left by an earlier run its
+                                      expectations about a fresh store fail.
 
                 """
         case "run":
             return """
-                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE]
+                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--state PATH]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 PASS or FAIL per feed (with the first failed expectation and its line), then `N passed, M failed`.
@@ -47,6 +50,15 @@ enum Help {
                   --log-dir DIR   Write each feed's event log to DIR/<feed name>.jsonl.
                   --junit FILE    Write a JUnit XML report to FILE.
                   --jobs N        Run at most N feeds at once (default: the number of cores).
+                  --state PATH    Keep each feed's store in an SQLite state file instead of memory. With one feed,
+                                  PATH is the file; with several (or when PATH is a directory), each feed gets
+                                  PATH/<feed name>.sqlite. A new file starts from an empty store; an existing
+                                  one goes on with the store it holds (history, unfinished transactions,
+                                  subscriptions, clock). Every change is committed before it is applied, so a
+                                  run that is killed leaves the file consistent. A `restart` step then closes
+                                  the store and reopens it from the file, as a relaunched process would;
+                                  without --state, `restart` reopens the queues on the same in-memory store.
+                                  A damaged file, or one from a newer release, is reported and left as it is.
 
                 Exit codes: 0 all passed, 1 an expectation failed, 2 a malformed feed or a usage error.
 

@@ -8,6 +8,8 @@ extension SimulatedStore {
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
     public func approveAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.approveAskToBuy(id))
+        defer { journal?.end() }
         let now = clock.now
         let (deviceID, update) = try state.withLock {
             state throws(StoreSimulatorError) -> (String?, DeviceTransaction?) in
@@ -47,6 +49,8 @@ extension SimulatedStore {
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
     public func declineAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.declineAskToBuy(id))
+        defer { journal?.end() }
         let deviceID = try state.withLock { state throws(StoreSimulatorError) -> String? in
             var record = try state.pendingAskToBuy(id)
             record.pendingAskToBuyConfirmation = false

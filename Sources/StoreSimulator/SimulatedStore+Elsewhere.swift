@@ -20,6 +20,10 @@ extension SimulatedStore {
         account: String = SimulatedStore.defaultAccount,
         applicationUsername: String? = nil
     ) throws(StoreSimulatorError) -> TransactionRecord {
+        journal?.begin(
+            .buyProduct(
+                productID: productID, quantity: quantity, account: account, applicationUsername: applicationUsername))
+        defer { journal?.end() }
         guard PaymentRequest.quantityRange.contains(quantity) else {
             throw StoreSimulatorError(.invalidAction, "quantity \(quantity) is outside 1...10")
         }
@@ -69,6 +73,8 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction has no issue to resolve.
     @discardableResult
     public func resolveIssue(_ id: UInt64) throws(StoreSimulatorError) -> TransactionRecord {
+        journal?.begin(.resolveIssue(id))
+        defer { journal?.end() }
         let now = clock.now
         let (record, outcome) = try state.withLock {
             state throws(StoreSimulatorError) -> (TransactionRecord, SubscriptionOutcome) in

@@ -8,7 +8,9 @@ extension SimulatedStore {
     /// The store decides it when ``processPayment(_:deviceID:)`` runs; a payment queue enqueues that on the lane right
     /// after the `.purchasing` callback.
     public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
-        state.withLock { state in
+        journal?.begin(.submit(request, deviceID: deviceID))
+        defer { journal?.end() }
+        return state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
             var device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
             device.unfinished.append(transaction)
@@ -23,6 +25,8 @@ extension SimulatedStore {
     /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
     /// transaction fails with `.storeProductNotAvailable`.
     public func processPayment(_ transactionID: UInt64, deviceID: String) {
+        journal?.enter()
+        defer { journal?.end() }
         let now = clock.now
         let pending = state.withLock { state -> (DeviceTransaction, Storefront?, Storefront, WeakDevice)? in
             guard let device = state.devices[deviceID], let index = device.index(of: transactionID),
@@ -37,6 +41,7 @@ extension SimulatedStore {
         if let startedIn, startedIn != storefront, let device = endpoint.device {
             keepGoing = device.store(self, shouldContinue: transaction, in: storefront)
         }
+        journal?.record(.processPayment(transactionID, deviceID: deviceID, continues: keepGoing))
         let update = state.withLock { state -> (DeviceTransaction, WeakDevice)? in
             guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
             var transaction = device.unfinished[index]
@@ -62,6 +67,8 @@ extension SimulatedStore {
     /// Returns `false` if the device has no such unfinished transaction (finishing twice is harmless).
     @discardableResult
     public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
+        journal?.begin(.finish(transactionID, deviceID: deviceID))
+        defer { journal?.end() }
         let endpoint = state.withLock { state -> WeakDevice? in
             guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
             let finished = device.unfinished[index]
@@ -84,6 +91,8 @@ extension SimulatedStore {
     ///
     /// With an application username, only purchases made with that username or with none are restored.
     public func restore(deviceID: String, applicationUsername: String?) {
+        journal?.begin(.restore(deviceID: deviceID, applicationUsername: applicationUsername))
+        defer { journal?.end() }
         let now = clock.now
         let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
             let device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)

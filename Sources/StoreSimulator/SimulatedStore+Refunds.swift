@@ -19,6 +19,8 @@ extension SimulatedStore {
         _ id: UInt64,
         reason: TransactionRecord.RevocationReason = .other
     ) throws(StoreSimulatorError) -> TransactionRecord {
+        journal?.begin(.refund(id, reason: reason))
+        defer { journal?.end() }
         let now = clock.now
         let (record, revoked) = try state.withLock {
             state throws(StoreSimulatorError) -> (TransactionRecord, [String]) in

@@ -24,6 +24,8 @@ extension SimulatedStore {
     public func expireSubscription(productID: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError) -> [SubscriptionEvent]
     {
+        journal?.begin(.expireSubscription(productID: productID, account: account))
+        defer { journal?.end() }
         let now = clock.now
         return try state.withLock { state throws(StoreSimulatorError) in
             let key = try state.runningSubscriptionKey(productID: productID, account: account)
@@ -44,6 +46,8 @@ extension SimulatedStore {
     public func forceRenewal(productID: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError) -> [SubscriptionEvent]
     {
+        journal?.begin(.forceRenewal(productID: productID, account: account))
+        defer { journal?.end() }
         let now = clock.now
         let outcome = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionOutcome in
             let key = try state.runningSubscriptionKey(productID: productID, account: account)
@@ -89,6 +93,8 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, `invalidProductType` for a transaction that is not of an auto-renewable
     ///   subscription, `noSubscription` if its subscription was replaced, or `invalidAction` if it expired.
     public func setAutoRenew(_ enabled: Bool, transactionID: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.setAutoRenew(enabled, transactionID: transactionID))
+        defer { journal?.end() }
         try state.withLock { state throws(StoreSimulatorError) in
             let key = try state.subscriptionKey(forTransaction: transactionID)
             guard var subscription = state.subscriptions[key] else { return }
@@ -110,6 +116,8 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``.
     public func requestPriceIncreaseConsent(_ transactionID: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.requestPriceIncreaseConsent(transactionID))
+        defer { journal?.end() }
         try changePriceIncrease(transactionID, expectPending: false) { subscription in
             subscription.pendingPriceIncrease = true
         }
@@ -119,6 +127,8 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``, or `invalidAction` if no price increase is pending.
     public func consentToPriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.consentToPriceIncrease(transactionID))
+        defer { journal?.end() }
         try changePriceIncrease(transactionID, expectPending: true) { subscription in
             subscription.pendingPriceIncrease = false
         }
@@ -129,6 +139,8 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``, or `invalidAction` if no price increase is pending.
     public func declinePriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.declinePriceIncrease(transactionID))
+        defer { journal?.end() }
         try changePriceIncrease(transactionID, expectPending: true) { subscription in
             subscription.pendingPriceIncrease = false
             subscription.autoRenew = false

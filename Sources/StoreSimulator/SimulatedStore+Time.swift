@@ -24,6 +24,8 @@ extension SimulatedStore {
     /// - Returns: the events, in time order.
     @discardableResult
     public func advance(to date: Date) -> [SubscriptionEvent] {
+        journal?.begin(.advance(to: date))
+        defer { journal?.end() }
         let manual = clock as? ManualClock
         let limit = manual == nil ? min(date, clock.now) : date
         let devicesByAccount = state.withLock { $0.devicesByAccount() }

@@ -35,6 +35,8 @@ public final class SimulatedStore: Sendable {
     public let signer: ReceiptSigner
     /// The last receipt signed for each device, to sign again only after a change.
     let receipts = Mutex<[String: IssuedReceipt]>([:])
+    /// The journal of a store opened from a state file; `nil` for an in-memory store, which then pays nothing for it.
+    let journal: StoreJournal?
 
     /// Creates a store.
     ///
@@ -45,7 +47,7 @@ public final class SimulatedStore: Sendable {
     ///   - retention: which finished transactions the history keeps.
     ///   - app: the app receipts are issued to.
     ///   - signer: signs receipts; by default with the test identity (never trusted unless a verifier asks for it).
-    public init(
+    public convenience init(
         configuration: StoreConfiguration = .demo,
         clock: any StoreClock = ManualClock(),
         lane: StoreLane.Mode = .dispatch(.main),
@@ -53,11 +55,22 @@ public final class SimulatedStore: Sendable {
         app: AppIdentity = AppIdentity(),
         signer: ReceiptSigner = ReceiptSigner()
     ) {
+        self.init(
+            state: StoreState(configuration: configuration, retention: retention), clock: clock, lane: lane, app: app,
+            signer: signer, journal: nil)
+    }
+
+    /// Creates a store from its state, with a journal when it is durable.
+    init(
+        state: StoreState, clock: any StoreClock, lane: StoreLane.Mode, app: AppIdentity, signer: ReceiptSigner,
+        journal: StoreJournal?
+    ) {
         self.app = app
         self.signer = signer
         self.clock = clock
         self.lane = StoreLane(mode: lane)
-        self.state = Mutex(StoreState(configuration: configuration, retention: retention))
+        self.state = Mutex(state)
+        self.journal = journal
     }
 
     /// The store behind `SKPaymentQueue.default()`: it loads the `.storekit` file named by the environment variable
@@ -105,16 +118,21 @@ public final class SimulatedStore: Sendable {
 
     /// Changes settings. A storefront change is announced to every open queue.
     public func updateSettings(_ change: (inout StoreSettings) -> Void) {
-        let (before, after) = state.withLock { state -> (Storefront, Storefront) in
+        journal?.enter()
+        defer { journal?.end() }
+        let (before, after, settings) = state.withLock { state -> (Storefront, Storefront, StoreSettings?) in
             let before = state.settings.storefront
             change(&state.settings)
-            return (before, state.settings.storefront)
+            return (before, state.settings.storefront, journal == nil ? nil : state.settings)
         }
+        if let settings { journal?.record(.updateSettings(settings)) }  // under the gate, before anyone hears of it
         if before != after { broadcast(.storefrontChanged(after)) }
     }
 
     /// Replaces the catalog and default settings, and puts the settings back to the new defaults. History stays.
     public func reconfigure(_ configuration: StoreConfiguration) {
+        journal?.begin(.reconfigure(configuration))
+        defer { journal?.end() }
         state.withLock {
             $0.configuration = configuration
             $0.settings = configuration.settings
@@ -130,6 +148,8 @@ public final class SimulatedStore: Sendable {
     /// Chooses the outcome of a coming purchase of `productID` (of any product when `nil`). Outcomes are used in the
     /// order they were scripted.
     public func script(_ outcome: ScriptedOutcome, forProduct productID: String? = nil) {
+        journal?.begin(.script(outcome, productID: productID))
+        defer { journal?.end() }
         state.withLock { $0.scripted.append((productID, outcome)) }
     }
 
@@ -177,6 +197,8 @@ public final class SimulatedStore: Sendable {
 
     /// Removes every transaction from the history (and from devices' queues), so one-time purchases can be repeated.
     public func clearTransactions() {
+        journal?.begin(.clearTransactions)
+        defer { journal?.end() }
         let removed = state.withLock { state -> [String: [UInt64]] in
             state.records.removeAll()
             state.subscriptions.removeAll()
@@ -195,6 +217,8 @@ public final class SimulatedStore: Sendable {
     ///
     /// - Throws: `unknownTransaction` if no transaction has the identifier.
     public func deleteTransaction(_ id: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.deleteTransaction(id))
+        defer { journal?.end() }
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
             let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
@@ -219,10 +243,13 @@ public final class SimulatedStore: Sendable {
     public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
         -> [DeviceTransaction]
     {
-        state.withLock { state in
+        journal?.begin(.connect(deviceID: device.deviceID, account: account))
+        defer { journal?.end() }
+        let endpoint = journal?.endpoint(for: device) ?? device
+        return state.withLock { state in
             var record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
             record.account = account
-            record.endpoint = WeakDevice(device: device)
+            record.endpoint = WeakDevice(device: endpoint)
             state.devices[device.deviceID] = record
             return record.unfinished
         }

@@ -3,7 +3,7 @@ public import StoreModels
 
 /// The knobs of a simulated store that a test session turns: Ask to Buy, failures, billing issues, storefront, locale,
 /// time rate.
-public struct StoreSettings: Sendable, Hashable {
+public struct StoreSettings: Sendable, Hashable, Codable {
     /// Every purchase needs a parent's approval.
     public var askToBuyEnabled = false
     /// No purchase confirmation dialogs (always true in a headless store; kept for configuration fidelity).

@@ -26,12 +26,23 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
         public static let noSubscription = Code(rawValue: 113)
         /// The transaction is not in a state that allows the action.
         public static let invalidAction = Code(rawValue: 114)
+        /// The state file cannot be opened or created: a missing directory, no permission, not a state file (not
+        /// an SQLite database, or one of another application), or already open in this process.
+        public static let stateUnavailable = Code(rawValue: 120)
+        /// The state file is damaged or truncated, or holds an entry this release cannot read. It is left as it is.
+        public static let stateCorrupt = Code(rawValue: 121)
+        /// The state file was written by a newer release. It is left as it is.
+        public static let stateTooNew = Code(rawValue: 122)
+        /// Writing the state file failed (a full disk, an I/O error, the store was closed): the changes made from
+        /// then on are not durable.
+        public static let stateWriteFailed = Code(rawValue: 123)
 
         /// The code's name and number.
         public var description: String {
             let names: [Int: String] = [
                 100: "fileNotFound", 101: "invalidJSON", 102: "invalidConfiguration", 110: "unknownProduct",
                 111: "unknownTransaction", 112: "invalidProductType", 113: "noSubscription", 114: "invalidAction",
+                120: "stateUnavailable", 121: "stateCorrupt", 122: "stateTooNew", 123: "stateWriteFailed",
             ]
             return "\(names[rawValue] ?? "code") (\(rawValue))"
         }

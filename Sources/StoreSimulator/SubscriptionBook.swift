@@ -7,8 +7,8 @@ import Foundation
 /// so moving the clock pops due subscriptions off a binary heap instead of scanning them all: a year of renewals for
 /// many subscribers costs a few heap operations per renewal. Each subscription has a slot number, so the heap and the
 /// store's due-event loop work without hashing keys. Outdated heap entries are skipped when they surface.
-struct SubscriptionBook: Sendable {
-    private struct Entry: Sendable {
+struct SubscriptionBook: Sendable, Codable {
+    private struct Entry: Sendable, Codable {
         var due: Double
         var sequence: UInt64
         var slot: Int

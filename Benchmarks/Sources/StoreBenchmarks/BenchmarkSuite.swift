@@ -18,6 +18,7 @@ struct BenchmarkSuite {
         addReceiptBenchmarks()
         addSubscriptionBenchmarks()
         addFeedBenchmarks()
+        addLedgerBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Reads the values of a journal entry written by a ``JournalWriter``, failing with the offset of whatever is
+/// missing or malformed.
+struct JournalReader {
+    /// Why an entry cannot be read: what was expected, and at which byte offset.
+    struct Failure: Error, CustomStringConvertible {
+        let offset: Int
+        let message: String
+
+        var description: String { "\(message) at byte \(offset)" }
+    }
+
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Whether every byte was read.
+    var isAtEnd: Bool { offset == bytes.count }
+
+    private mutating func take(_ count: Int, _ what: String) throws(Failure) -> ArraySlice<UInt8> {
+        guard count >= 0, bytes.count - offset >= count else {
+            throw Failure(offset: offset, message: "the entry ends inside \(what)")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func byte(_ what: String) throws(Failure) -> UInt8 {
+        try take(1, what).first!
+    }
+
+    mutating func bool(_ what: String) throws(Failure) -> Bool {
+        let start = offset
+        switch try byte(what) {
+        case 0: return false
+        case 1: return true
+        case let other: throw Failure(offset: start, message: "\(what) is \(other), not a boolean (0 or 1)")
+        }
+    }
+
+    mutating func uint64(_ what: String) throws(Failure) -> UInt64 {
+        var value: UInt64 = 0
+        for (shift, byte) in try take(8, what).enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
+        return value
+    }
+
+    mutating func int64(_ what: String) throws(Failure) -> Int64 {
+        Int64(bitPattern: try uint64(what))
+    }
+
+    mutating func int(_ what: String) throws(Failure) -> Int {
+        let start = offset
+        let value = try int64(what)
+        guard let result = Int(exactly: value) else {
+            throw Failure(offset: start, message: "\(what) \(value) does not fit this platform's Int")
+        }
+        return result
+    }
+
+    mutating func double(_ what: String) throws(Failure) -> Double {
+        Double(bitPattern: try uint64(what))
+    }
+
+    mutating func date(_ what: String) throws(Failure) -> Date {
+        let start = offset
+        let seconds = try double(what)
+        guard seconds.isFinite else { throw Failure(offset: start, message: "\(what) is not a finite time") }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    mutating func string(_ what: String) throws(Failure) -> String {
+        let count = try length(what)
+        let start = offset
+        let utf8 = try take(count, what)
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw Failure(offset: start, message: "\(what) is not valid UTF-8")
+        }
+        return text
+    }
+
+    mutating func optionalString(_ what: String) throws(Failure) -> String? {
+        try bool("the presence of \(what)") ? try string(what) : nil
+    }
+
+    mutating func blob(_ what: String) throws(Failure) -> [UInt8] {
+        let count = try length(what)
+        return Array(try take(count, what))
+    }
+
+    private mutating func length(_ what: String) throws(Failure) -> Int {
+        var value = 0
+        for (shift, byte) in try take(4, "the length of \(what)").enumerated() { value |= Int(byte) << (8 * shift) }
+        return value
+    }
+}

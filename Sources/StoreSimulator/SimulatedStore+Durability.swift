@@ -1,0 +1,187 @@
+public import Foundation
+public import Ledger
+public import ReceiptKit
+public import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Opens a durable store whose state lives in an SQLite file (WAL mode) at `statePath`, creating the file if it
+    /// does not exist.
+    ///
+    /// Every change is appended to the file's journal before it is applied (see ``StoreDurability``), so a store
+    /// reopened from the same path, in this process or another one after a crash, has exactly the state it had:
+    /// each device's unfinished transactions with their states, the purchase history, subscriptions, pending Ask to
+    /// Buy requests, scripted outcomes, settings and catalog, the clock, the identifier counters and what receipts
+    /// are made from. A payment queue opened on it for a device gets that device's unfinished transactions back:
+    /// reported again to its first observer, with `.purchasing` ones going on; finished transactions never come back
+    /// and identifiers are never reused.
+    ///
+    /// ```swift
+    /// let store = try SimulatedStore(statePath: "state.sqlite", lane: .manual)
+    /// let queue = SKPaymentQueue(store: store, deviceID: "device-1")   // in OpenStoreKit
+    /// ...
+    /// try store.close()
+    /// ```
+    ///
+    /// A file is open in one store at a time in a process; close the store (``close()``) before opening the path
+    /// again. The same file must not be open in two processes at once.
+    ///
+    /// - Parameters:
+    ///   - statePath: The state file. Beside it SQLite keeps `-wal` and `-shm` files; copy or move the three together.
+    ///   - durability: When changes are committed, and how the file is opened.
+    ///   - configuration: The catalog and settings of a new file. An existing file keeps its own (change it with
+    ///     ``reconfigure(_:)``, which is itself recorded).
+    ///   - clock: The store's clock: a durable store runs on a manual clock, so that every change is replayed at the
+    ///     time it happened. Opening an existing file moves the clock forward to the time the file reached.
+    ///   - lane: How work runs, as for an in-memory store.
+    ///   - retention: The history retention of a new file; an existing file keeps its own.
+    ///   - app: The app receipts are issued to.
+    ///   - signer: Signs receipts.
+    /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
+    ///   already open in this process), `stateCorrupt` (damaged or truncated, or an entry cannot be read) or
+    ///   `stateTooNew` (written by a newer release). A refused file is never modified, reset or deleted.
+    public convenience init(
+        statePath: String,
+        durability: StoreDurability = StoreDurability(),
+        configuration: StoreConfiguration = .demo,
+        clock: ManualClock = ManualClock(),
+        lane: StoreLane.Mode = .dispatch(.main),
+        retention: HistoryRetention = .all,
+        app: AppIdentity = AppIdentity(),
+        signer: ReceiptSigner = ReceiptSigner()
+    ) throws(StoreSimulatorError) {
+        let opened = try StoreJournal.open(
+            path: statePath, durability: durability, configuration: configuration, clock: clock,
+            retention: retention, app: app, signer: signer)
+        clock.advance(to: opened.time)
+        self.init(state: opened.state, clock: clock, lane: lane, app: app, signer: signer, journal: opened.journal)
+        opened.journal.attach(self)
+    }
+
+    /// The absolute path of the state file, or `nil` for an in-memory store.
+    public var statePath: String? { journal?.path }
+
+    /// Whether the store keeps its state in a file.
+    public var isDurable: Bool { journal != nil }
+
+    /// The durability options the store was opened with, or `nil` for an in-memory store.
+    public var durability: StoreDurability? { journal?.durability }
+
+    /// The database of the state file while the store is open: an app (or a test) may keep its own data in it, such
+    /// as content it grants and deliveries it records. A write through it (`write(_:)`) also commits the store's
+    /// pending changes first, in group-commit mode, so data written there never survives a crash that the store's
+    /// changes before it do not. Use names other than `openstorekit.store`.
+    public var ledger: LedgerDatabase? { journal?.ledger }
+
+    /// Why the store stopped recording changes, if it did: writing the state file failed, or the store was closed.
+    /// Changes made since then are in memory only.
+    public var durabilityError: StoreSimulatorError? { journal?.failure }
+
+    /// How many changes are recorded but not yet committed (group commit); 0 otherwise.
+    public var pendingChanges: Int { journal?.pendingChanges ?? 0 }
+
+    /// Commits every pending change: when it returns, everything the store did before is acknowledged (durable). A
+    /// clock moved directly (not through ``advance(to:)``) is recorded too. Does nothing for an in-memory store.
+    /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the state file could not be written (now or before).
+    public func flush() throws(StoreSimulatorError) {
+        try journal?.flush()
+    }
+
+    /// Writes a snapshot of the whole state into the state file and drops the journal entries it covers, so that
+    /// reopening replays nothing before it. Takes time in proportion to the size of the state. Does nothing for an
+    /// in-memory store.
+    /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the state file could not be written.
+    public func compact() throws(StoreSimulatorError) {
+        try journal?.compact(self)
+    }
+
+    /// Commits what is pending and closes the state file, so the path can be opened again (by another store in this
+    /// process, or another process). The store goes on in memory; changes made after closing are not saved. Does
+    /// nothing for an in-memory store, or when already closed.
+    /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the pending changes could not be committed.
+    public func close() throws(StoreSimulatorError) {
+        try journal?.close()
+    }
+
+    // MARK: Replay
+
+    /// Applies a command read from a journal, as the method that recorded it did. Failures are the method's own
+    /// (an unknown transaction, say) and happened the same way the first time, so they are ignored.
+    func replay(_ command: StoreCommand) {
+        switch command {
+        case .submit(let request, let deviceID):
+            _ = submit(request, deviceID: deviceID)
+        case .processPayment(let id, let deviceID, let continues):
+            // The device was asked whether to go on in a changed storefront and said no: a stand-in says the same.
+            var standIn: ReplayDevice?
+            if !continues, state.withLock({ $0.devices[deviceID] != nil }) {
+                standIn = ReplayDevice(deviceID: deviceID)
+                _ = connect(standIn!, account: account(ofDevice: deviceID))
+            }
+            processPayment(id, deviceID: deviceID)
+            withExtendedLifetime(standIn) {}
+        case .finish(let id, let deviceID):
+            finish(id, deviceID: deviceID)
+        case .restore(let deviceID, let username):
+            restore(deviceID: deviceID, applicationUsername: username)
+        case .connect(let deviceID, let account):
+            _ = connect(ReplayDevice(deviceID: deviceID), account: account)
+        case .updateSettings(let settings):
+            updateSettings { $0 = settings }
+        case .reconfigure(let configuration):
+            reconfigure(configuration)
+        case .script(let outcome, let productID):
+            script(outcome, forProduct: productID)
+        case .clearTransactions:
+            clearTransactions()
+        case .deleteTransaction(let id):
+            try? deleteTransaction(id)
+        case .approveAskToBuy(let id):
+            try? approveAskToBuy(id)
+        case .declineAskToBuy(let id):
+            try? declineAskToBuy(id)
+        case .refund(let id, let reason):
+            _ = try? refund(id, reason: reason)
+        case .buyProduct(let productID, let quantity, let account, let username):
+            _ = try? buyProduct(productID, quantity: quantity, account: account, applicationUsername: username)
+        case .resolveIssue(let id):
+            _ = try? resolveIssue(id)
+        case .expireSubscription(let productID, let account):
+            _ = try? expireSubscription(productID: productID, account: account)
+        case .forceRenewal(let productID, let account):
+            _ = try? forceRenewal(productID: productID, account: account)
+        case .setAutoRenew(let enabled, let id):
+            try? setAutoRenew(enabled, transactionID: id)
+        case .requestPriceIncreaseConsent(let id):
+            try? requestPriceIncreaseConsent(id)
+        case .consentToPriceIncrease(let id):
+            try? consentToPriceIncrease(id)
+        case .declinePriceIncrease(let id):
+            try? declinePriceIncrease(id)
+        case .advance(let date):
+            _ = advance(to: date)
+        case .setReceiptExpired(let expired, let deviceID):
+            setReceiptExpired(expired, deviceID: deviceID)
+        case .moveClock:
+            break  // the clock was moved to the entry's time before it was replayed
+        }
+    }
+}
+
+/// A device standing in for the one that made a change while a journal is replayed: it hears nothing and answers as
+/// the real one did.
+private final class ReplayDevice: StoreDevice {
+    let deviceID: String
+
+    init(deviceID: String) {
+        self.deviceID = deviceID
+    }
+
+    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
+
+    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
+        -> Bool
+    {
+        false
+    }
+}

@@ -1,0 +1,356 @@
+import Foundation
+import StoreModels
+
+/// One change to a store as its journal records it: the public method that made it, with its arguments.
+///
+/// A durable store appends a command to its journal before applying it. Replaying the commands in order, each at the
+/// store time it was recorded at, on a fresh store reproduces the state exactly, because the engine is deterministic.
+/// The binary layout of each command is part of the state file format (docs/durable-state.md): tags and field orders
+/// are never changed or reused, only added.
+enum StoreCommand: Sendable {
+    /// ``SimulatedStore/submit(_:deviceID:)``.
+    case submit(PaymentRequest, deviceID: String)
+    /// ``SimulatedStore/processPayment(_:deviceID:)``, with the device's answer when asked whether to go on in a
+    /// changed storefront (`true` when it was not asked).
+    case processPayment(UInt64, deviceID: String, continues: Bool)
+    /// ``SimulatedStore/finish(_:deviceID:)``.
+    case finish(UInt64, deviceID: String)
+    /// ``SimulatedStore/restore(deviceID:applicationUsername:)``.
+    case restore(deviceID: String, applicationUsername: String?)
+    /// ``SimulatedStore/connect(_:account:)``.
+    case connect(deviceID: String, account: String)
+    /// ``SimulatedStore/updateSettings(_:)``, with the settings it left.
+    case updateSettings(StoreSettings)
+    /// ``SimulatedStore/reconfigure(_:)``.
+    case reconfigure(StoreConfiguration)
+    /// ``SimulatedStore/script(_:forProduct:)``.
+    case script(ScriptedOutcome, productID: String?)
+    /// ``SimulatedStore/clearTransactions()``.
+    case clearTransactions
+    /// ``SimulatedStore/deleteTransaction(_:)``.
+    case deleteTransaction(UInt64)
+    /// ``SimulatedStore/approveAskToBuy(_:)``.
+    case approveAskToBuy(UInt64)
+    /// ``SimulatedStore/declineAskToBuy(_:)``.
+    case declineAskToBuy(UInt64)
+    /// ``SimulatedStore/refund(_:reason:)``.
+    case refund(UInt64, reason: TransactionRecord.RevocationReason)
+    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:)``.
+    case buyProduct(productID: String, quantity: Int, account: String, applicationUsername: String?)
+    /// ``SimulatedStore/resolveIssue(_:)``.
+    case resolveIssue(UInt64)
+    /// ``SimulatedStore/expireSubscription(productID:account:)``.
+    case expireSubscription(productID: String, account: String)
+    /// ``SimulatedStore/forceRenewal(productID:account:)``.
+    case forceRenewal(productID: String, account: String)
+    /// ``SimulatedStore/setAutoRenew(_:transactionID:)``.
+    case setAutoRenew(Bool, transactionID: UInt64)
+    /// ``SimulatedStore/requestPriceIncreaseConsent(_:)``.
+    case requestPriceIncreaseConsent(UInt64)
+    /// ``SimulatedStore/consentToPriceIncrease(_:)``.
+    case consentToPriceIncrease(UInt64)
+    /// ``SimulatedStore/declinePriceIncrease(_:)``.
+    case declinePriceIncrease(UInt64)
+    /// ``SimulatedStore/advance(to:)``.
+    case advance(to: Date)
+    /// ``SimulatedStore/setReceiptExpired(_:deviceID:)``.
+    case setReceiptExpired(Bool, deviceID: String)
+    /// The clock was moved directly (not through the store); recorded when the journal is flushed or closed.
+    case moveClock
+
+    /// The tag of each case in the binary format. Never renumbered or reused.
+    fileprivate enum Tag: UInt8 {
+        case submit = 1
+        case processPayment = 2
+        case finish = 3
+        case restore = 4
+        case connect = 5
+        case updateSettings = 6
+        case reconfigure = 7
+        case script = 8
+        case clearTransactions = 9
+        case deleteTransaction = 10
+        case approveAskToBuy = 11
+        case declineAskToBuy = 12
+        case refund = 13
+        case buyProduct = 14
+        case resolveIssue = 15
+        case expireSubscription = 16
+        case forceRenewal = 17
+        case setAutoRenew = 18
+        case requestPriceIncreaseConsent = 19
+        case consentToPriceIncrease = 20
+        case declinePriceIncrease = 21
+        case advance = 22
+        case setReceiptExpired = 23
+        case moveClock = 24
+    }
+
+    // MARK: Encoding
+
+    /// Appends the entry for this command, made at store time `time`: the tag, the time, then the arguments.
+    func encode(at time: Date, into writer: inout JournalWriter) {
+        switch self {
+        case .submit(let request, let deviceID):
+            writer.header(.submit, time)
+            writer.payment(request)
+            writer.string(deviceID)
+        case .processPayment(let id, let deviceID, let continues):
+            writer.header(.processPayment, time)
+            writer.uint64(id)
+            writer.string(deviceID)
+            writer.bool(continues)
+        case .finish(let id, let deviceID):
+            writer.header(.finish, time)
+            writer.uint64(id)
+            writer.string(deviceID)
+        case .restore(let deviceID, let username):
+            writer.header(.restore, time)
+            writer.string(deviceID)
+            writer.optionalString(username)
+        case .connect(let deviceID, let account):
+            writer.header(.connect, time)
+            writer.string(deviceID)
+            writer.string(account)
+        case .updateSettings(let settings):
+            writer.header(.updateSettings, time)
+            writer.blob(Self.json(settings))
+        case .reconfigure(let configuration):
+            writer.header(.reconfigure, time)
+            writer.blob(Self.json(StoredConfiguration(configuration)))
+        case .script(let outcome, let productID):
+            writer.header(.script, time)
+            writer.outcome(outcome)
+            writer.optionalString(productID)
+        case .clearTransactions:
+            writer.header(.clearTransactions, time)
+        case .deleteTransaction(let id):
+            writer.identified(.deleteTransaction, time, id)
+        case .approveAskToBuy(let id):
+            writer.identified(.approveAskToBuy, time, id)
+        case .declineAskToBuy(let id):
+            writer.identified(.declineAskToBuy, time, id)
+        case .refund(let id, let reason):
+            writer.identified(.refund, time, id)
+            writer.int(reason.rawValue)
+        case .buyProduct(let productID, let quantity, let account, let username):
+            writer.header(.buyProduct, time)
+            writer.string(productID)
+            writer.int(quantity)
+            writer.string(account)
+            writer.optionalString(username)
+        case .resolveIssue(let id):
+            writer.identified(.resolveIssue, time, id)
+        case .expireSubscription(let productID, let account):
+            writer.header(.expireSubscription, time)
+            writer.string(productID)
+            writer.string(account)
+        case .forceRenewal(let productID, let account):
+            writer.header(.forceRenewal, time)
+            writer.string(productID)
+            writer.string(account)
+        case .setAutoRenew(let enabled, let id):
+            writer.identified(.setAutoRenew, time, id)
+            writer.bool(enabled)
+        case .requestPriceIncreaseConsent(let id):
+            writer.identified(.requestPriceIncreaseConsent, time, id)
+        case .consentToPriceIncrease(let id):
+            writer.identified(.consentToPriceIncrease, time, id)
+        case .declinePriceIncrease(let id):
+            writer.identified(.declinePriceIncrease, time, id)
+        case .advance(let date):
+            writer.header(.advance, time)
+            writer.date(date)
+        case .setReceiptExpired(let expired, let deviceID):
+            writer.header(.setReceiptExpired, time)
+            writer.bool(expired)
+            writer.string(deviceID)
+        case .moveClock:
+            writer.header(.moveClock, time)
+        }
+    }
+
+    /// JSON for the rare commands that carry whole settings or catalogs.
+    private static func json(_ value: some Encodable) -> [UInt8] {
+        // Settings and configurations are plain data: encoding them cannot fail.
+        (try? Array(JSONEncoder().encode(value))) ?? []
+    }
+
+    // MARK: Decoding
+
+    /// Reads one entry: the command and the store time it was made at.
+    /// - Throws: ``JournalReader/Failure`` naming the offset of what is missing, unknown or malformed.
+    static func decode(_ bytes: [UInt8]) throws(JournalReader.Failure) -> (command: StoreCommand, time: Date) {
+        var reader = JournalReader(bytes)
+        let tagByte = try reader.byte("the command tag")
+        guard let tag = Tag(rawValue: tagByte) else {
+            throw JournalReader.Failure(
+                offset: 0, message: "unknown command \(tagByte) (written by a newer release, or damaged)")
+        }
+        let time = try reader.date("the command's time")
+        let command: StoreCommand
+        switch tag {
+        case .submit:
+            command = .submit(try reader.payment(), deviceID: try reader.string("the device"))
+        case .processPayment:
+            command = .processPayment(
+                try reader.uint64("the transaction"), deviceID: try reader.string("the device"),
+                continues: try reader.bool("the storefront answer"))
+        case .finish:
+            command = .finish(try reader.uint64("the transaction"), deviceID: try reader.string("the device"))
+        case .restore:
+            command = .restore(
+                deviceID: try reader.string("the device"),
+                applicationUsername: try reader.optionalString("the application username"))
+        case .connect:
+            command = .connect(deviceID: try reader.string("the device"), account: try reader.string("the account"))
+        case .updateSettings:
+            command = .updateSettings(try reader.json(StoreSettings.self, "the settings"))
+        case .reconfigure:
+            command = .reconfigure(try reader.json(StoredConfiguration.self, "the configuration").configuration)
+        case .script:
+            command = .script(try reader.outcome(), productID: try reader.optionalString("the product"))
+        case .clearTransactions:
+            command = .clearTransactions
+        case .deleteTransaction:
+            command = .deleteTransaction(try reader.uint64("the transaction"))
+        case .approveAskToBuy:
+            command = .approveAskToBuy(try reader.uint64("the transaction"))
+        case .declineAskToBuy:
+            command = .declineAskToBuy(try reader.uint64("the transaction"))
+        case .refund:
+            let id = try reader.uint64("the transaction")
+            let start = reader.offset
+            let raw = try reader.int("the refund reason")
+            guard let reason = TransactionRecord.RevocationReason(rawValue: raw) else {
+                throw JournalReader.Failure(offset: start, message: "unknown refund reason \(raw)")
+            }
+            command = .refund(id, reason: reason)
+        case .buyProduct:
+            command = .buyProduct(
+                productID: try reader.string("the product"), quantity: try reader.int("the quantity"),
+                account: try reader.string("the account"),
+                applicationUsername: try reader.optionalString("the application username"))
+        case .resolveIssue:
+            command = .resolveIssue(try reader.uint64("the transaction"))
+        case .expireSubscription:
+            command = .expireSubscription(
+                productID: try reader.string("the product"), account: try reader.string("the account"))
+        case .forceRenewal:
+            command = .forceRenewal(
+                productID: try reader.string("the product"), account: try reader.string("the account"))
+        case .setAutoRenew:
+            let id = try reader.uint64("the transaction")
+            command = .setAutoRenew(try reader.bool("the auto-renew flag"), transactionID: id)
+        case .requestPriceIncreaseConsent:
+            command = .requestPriceIncreaseConsent(try reader.uint64("the transaction"))
+        case .consentToPriceIncrease:
+            command = .consentToPriceIncrease(try reader.uint64("the transaction"))
+        case .declinePriceIncrease:
+            command = .declinePriceIncrease(try reader.uint64("the transaction"))
+        case .advance:
+            command = .advance(to: try reader.date("the target time"))
+        case .setReceiptExpired:
+            command = .setReceiptExpired(try reader.bool("the expired flag"), deviceID: try reader.string("the device"))
+        case .moveClock:
+            command = .moveClock
+        }
+        guard reader.isAtEnd else {
+            throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
+        }
+        return (command, time)
+    }
+}
+
+extension JournalWriter {
+    fileprivate mutating func header(_ tag: StoreCommand.Tag, _ time: Date) {
+        byte(tag.rawValue)
+        date(time)
+    }
+
+    fileprivate mutating func identified(_ tag: StoreCommand.Tag, _ time: Date, _ id: UInt64) {
+        header(tag, time)
+        uint64(id)
+    }
+
+    fileprivate mutating func payment(_ request: PaymentRequest) {
+        string(request.productID)
+        int(request.quantity)
+        optionalString(request.applicationUsername)
+        bool(request.simulatesAskToBuy)
+        bool(request.hasRequestData)
+        guard let discount = request.discount else { return byte(0) }
+        byte(1)
+        string(discount.offerID)
+        string(discount.keyID)
+        string(discount.nonce)
+        string(discount.signature)
+        int64(discount.timestamp)
+    }
+
+    fileprivate mutating func outcome(_ outcome: ScriptedOutcome) {
+        switch outcome {
+        case .succeed:
+            byte(0)
+        case .fail(let failure):
+            byte(1)
+            int(failure.code.rawValue)
+            string(failure.message)
+        case .askToBuy:
+            byte(2)
+        case .interrupt:
+            byte(3)
+        }
+    }
+}
+
+extension JournalReader {
+    fileprivate mutating func payment() throws(Failure) -> PaymentRequest {
+        let productID = try string("the payment's product")
+        let quantity = try int("the payment's quantity")
+        let username = try optionalString("the payment's application username")
+        let askToBuy = try bool("the payment's Ask to Buy flag")
+        let requestData = try bool("the payment's request data flag")
+        var discount: DiscountRequest?
+        if try bool("the presence of the payment's discount") {
+            discount = DiscountRequest(
+                offerID: try string("the discount's offer"), keyID: try string("the discount's key"),
+                nonce: try string("the discount's nonce"), signature: try string("the discount's signature"),
+                timestamp: try int64("the discount's timestamp"))
+        }
+        return PaymentRequest(
+            productID: productID, quantity: quantity, applicationUsername: username, simulatesAskToBuy: askToBuy,
+            discount: discount, hasRequestData: requestData)
+    }
+
+    fileprivate mutating func outcome() throws(Failure) -> ScriptedOutcome {
+        let start = offset
+        switch try byte("the scripted outcome") {
+        case 0:
+            return .succeed
+        case 1:
+            let codeStart = offset
+            let raw = try int("the scripted error code")
+            guard let code = StoreErrorCode(rawValue: raw) else {
+                throw Failure(offset: codeStart, message: "unknown store error code \(raw)")
+            }
+            return .fail(StoreFailure(code, try string("the scripted error message")))
+        case 2:
+            return .askToBuy
+        case 3:
+            return .interrupt
+        case let other:
+            throw Failure(offset: start, message: "unknown scripted outcome \(other)")
+        }
+    }
+
+    fileprivate mutating func json<T: Decodable>(_ type: T.Type, _ what: String) throws(Failure) -> T {
+        let start = offset
+        let bytes = try blob(what)
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw Failure(offset: start, message: "\(what) is not readable JSON (\(error))")
+        }
+    }
+}

@@ -1,0 +1,463 @@
+import Foundation
+import Ledger
+import ReceiptKit
+import StoreModels
+import Synchronization
+
+/// The journal of a durable store: appends each change (a ``StoreCommand``) to the state file before the store
+/// applies it, and serializes changes so that the journal's order is the order they were applied in.
+///
+/// **The gate.** Every public method of a durable store that changes state holds the journal's gate (a recursive
+/// lock) from before its command is recorded until it returns. Two changes from different threads therefore never
+/// interleave, so replaying the journal in order applies them in the order they happened; a change made from inside
+/// a callback of another change (an observer adding a payment while it hears of a purchase) runs on the same thread
+/// and is recorded after the change whose callback it runs in, which is also the order it is applied in. The gate is
+/// taken before the store's state lock and never while holding it.
+///
+/// **Failures.** If recording a change fails (a full disk, an I/O error), the store goes on in memory but records
+/// nothing more, so that the file keeps a consistent prefix of the history; ``failure`` says why, and
+/// ``SimulatedStore/flush()`` and ``SimulatedStore/close()`` throw it.
+final class StoreJournal: @unchecked Sendable {
+    // @unchecked: every mutable property is read and written only while `gate` is held.
+
+    /// The name of the store's log, records collection and meta keys in the database.
+    static let logName = "openstorekit.store"
+    /// The meta key of the journal's format version.
+    static let formatKey = "openstorekit.store.format"
+    /// The key of the snapshot in the records collection ``logName``.
+    static let snapshotKey = "snapshot"
+    /// The journal format this release writes and reads.
+    static let currentFormat: Int64 = 1
+
+    /// Paths of the state files open in this process: a file is open in one store at a time.
+    private static let openPaths = Mutex<Set<String>>([])
+
+    /// The absolute path of the state file.
+    let path: String
+    let durability: StoreDurability
+    /// The store's clock; each command is recorded with its time.
+    let clock: ManualClock
+
+    private let gate = NSRecursiveLock()
+    private var database: LedgerDatabase?
+    private var committer: LedgerGroupCommitter?
+    private var failureValue: StoreSimulatorError?
+    private var writer = JournalWriter()
+    private var depth = 0
+    /// Whether the change in progress (the outermost one) recorded anything.
+    private var recordedInChange = false
+    private var lastSequence: Int64
+    private var lastTime: Date
+    private var changesSinceSnapshot = 0
+    /// Devices in group-commit mode, wrapped so that the journal commits before they hear anything.
+    private var endpoints: [String: JournaledDevice] = [:]
+    /// The store, for automatic snapshots.
+    private weak var store: SimulatedStore?
+
+    private init(
+        path: String, durability: StoreDurability, clock: ManualClock, database: LedgerDatabase, lastSequence: Int64,
+        lastTime: Date, changesSinceSnapshot: Int
+    ) {
+        self.path = path
+        self.durability = durability
+        self.clock = clock
+        self.database = database
+        if case .group(let every) = durability.commit {
+            committer = LedgerGroupCommitter(database: database, commitEvery: max(1, every))
+        }
+        self.lastSequence = lastSequence
+        self.lastTime = lastTime
+        self.changesSinceSnapshot = changesSinceSnapshot
+    }
+
+    deinit {
+        Self.openPaths.withLock { _ = $0.remove(path) }
+    }
+
+    // MARK: Opening
+
+    /// What opening a state file found: the journal, and the state to start from.
+    struct Opened {
+        let journal: StoreJournal
+        let state: StoreState
+        /// The store time the file had reached.
+        let time: Date
+    }
+
+    /// Opens (or creates) the state file at `path` and replays it.
+    static func open(
+        path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
+        retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
+    ) throws(StoreSimulatorError) -> Opened {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let absolute = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
+        let registered = openPaths.withLock { $0.insert(absolute).inserted }
+        guard registered else {
+            throw StoreSimulatorError(
+                .stateUnavailable,
+                "\(absolute) is already open in another store of this process; close() that store first")
+        }
+        do {
+            return try openRegistered(
+                path: absolute, durability: durability, configuration: configuration, clock: clock,
+                retention: retention, app: app, signer: signer)
+        } catch {
+            openPaths.withLock { _ = $0.remove(absolute) }
+            throw error
+        }
+    }
+
+    private static func openRegistered(
+        path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
+        retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
+    ) throws(StoreSimulatorError) -> Opened {
+        let database: LedgerDatabase
+        do {
+            database = try LedgerDatabase(path: path, options: durability.ledger)
+        } catch {
+            throw stateError(error, path: path)
+        }
+        let stored: (format: Int64?, snapshot: [UInt8]?, entries: Int)
+        do {
+            stored = try database.read { txn in
+                (
+                    try txn.metaInteger(forKey: formatKey), try txn.value(forKey: snapshotKey, in: logName),
+                    try txn.logCount(in: logName)
+                )
+            }
+        } catch {
+            throw stateError(error, path: path)
+        }
+        switch stored.format {
+        case nil:
+            guard stored.snapshot == nil, stored.entries == 0 else {
+                throw StoreSimulatorError(
+                    .stateCorrupt,
+                    "\(path) holds store entries without the store's format version (meta \(formatKey)); it was "
+                        + "not changed. Move it aside (with its -wal and -shm files) and restore a backup, or "
+                        + "start from a new path.")
+            }
+            let state = StoreState(configuration: configuration, retention: retention)
+            let snapshot = StoreSnapshot(state, sequence: 0, time: clock.now)
+            do {
+                let bytes = try encode(snapshot)
+                try database.write { txn in
+                    try txn.put(bytes, forKey: snapshotKey, in: logName)
+                    try txn.setMeta(currentFormat, forKey: formatKey)
+                }
+            } catch {
+                throw stateError(error, path: path)
+            }
+            let journal = StoreJournal(
+                path: path, durability: durability, clock: clock, database: database, lastSequence: 0,
+                lastTime: clock.now, changesSinceSnapshot: 0)
+            return Opened(journal: journal, state: state, time: clock.now)
+        case let format? where format > currentFormat:
+            throw StoreSimulatorError(
+                .stateTooNew,
+                "\(path) was written by a newer release (store format \(format); this release reads format "
+                    + "\(currentFormat)); it was not changed. Open it with that release, or use another path.")
+        case let format? where format < 1:
+            throw StoreSimulatorError(
+                .stateCorrupt, "\(path): the store's format version is \(format), which no release writes")
+        default:
+            break
+        }
+        guard let bytes = stored.snapshot else {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path) has no store snapshot (record '\(snapshotKey)' in '\(logName)'); it was not changed. Move it "
+                    + "aside (with its -wal and -shm files) and restore a backup, or start from a new path.")
+        }
+        let snapshot: StoreSnapshot
+        do {
+            snapshot = try JSONDecoder().decode(StoreSnapshot.self, from: Data(bytes))
+        } catch {
+            throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
+        }
+        let replayed = try replay(database: database, snapshot: snapshot, path: path, app: app, signer: signer)
+        let journal = StoreJournal(
+            path: path, durability: durability, clock: clock, database: database, lastSequence: replayed.sequence,
+            lastTime: replayed.time, changesSinceSnapshot: replayed.count)
+        return Opened(journal: journal, state: replayed.state, time: replayed.time)
+    }
+
+    /// What a replay reached.
+    private struct Replayed {
+        var state: StoreState
+        var time: Date
+        var sequence: Int64
+        var count: Int
+    }
+
+    /// Applies every journal entry after the snapshot, in order, to a private store on a manual lane with no device
+    /// connected (so nothing is told to anyone), each at the store time it was recorded at.
+    private static func replay(
+        database: LedgerDatabase, snapshot: StoreSnapshot, path: String, app: AppIdentity, signer: ReceiptSigner
+    ) throws(StoreSimulatorError) -> Replayed {
+        let initial: StoreState
+        do {
+            initial = try snapshot.state()
+        } catch {
+            throw corruptEntry(path: path, what: "the store snapshot", reason: error.description)
+        }
+        let clock = ManualClock(start: snapshot.time)
+        let store = SimulatedStore(
+            state: initial, clock: clock, lane: .manual, app: app, signer: signer, journal: nil)
+        var sequence = snapshot.sequence
+        var count = 0
+        while true {
+            let page: [LedgerLogEntry]
+            do {
+                page = try database.read { txn in try txn.logEntries(in: logName, after: sequence, limit: 1024) }
+            } catch {
+                throw stateError(error, path: path)
+            }
+            guard !page.isEmpty else { break }
+            for entry in page {
+                let decoded: (command: StoreCommand, time: Date)
+                do {
+                    decoded = try StoreCommand.decode(entry.payload)
+                } catch {
+                    throw corruptEntry(
+                        path: path, what: "journal entry \(entry.sequence)", reason: error.description)
+                }
+                clock.advance(to: decoded.time)
+                store.replay(decoded.command)
+                sequence = entry.sequence
+                count += 1
+            }
+            store.runUntilIdle()  // events for devices: none is connected, so they go nowhere
+        }
+        return Replayed(state: store.state.withLock { $0 }, time: clock.now, sequence: sequence, count: count)
+    }
+
+    // MARK: Recording
+
+    /// Connects the journal to its store (for automatic snapshots).
+    func attach(_ store: SimulatedStore) {
+        gate.lock()
+        defer { gate.unlock() }
+        self.store = store
+    }
+
+    /// Takes the gate and records `command`. Pair with ``end()``.
+    func begin(_ command: StoreCommand) {
+        enter()
+        append(command)
+    }
+
+    /// Takes the gate without recording anything yet (the command is known only later). Pair with ``end()``.
+    func enter() {
+        gate.lock()
+        if depth == 0 { recordedInChange = false }
+        depth += 1
+    }
+
+    /// Records `command`; the caller holds the gate (``enter()``).
+    func record(_ command: StoreCommand) {
+        gate.lock()
+        defer { gate.unlock() }
+        append(command)
+    }
+
+    /// Releases the gate taken by ``begin(_:)`` or ``enter()``; writes a snapshot when one is due and no change is
+    /// in progress.
+    func end() {
+        defer { gate.unlock() }
+        depth -= 1
+        // A change that moved the clock (advance) leaves it where a replay of it leaves it too; a call that recorded
+        // nothing says nothing about the clock (it may have been moved directly, which flush() records).
+        if depth == 0, recordedInChange, failureValue == nil { lastTime = max(lastTime, clock.now) }
+        guard depth == 0, let every = durability.compactEvery, changesSinceSnapshot >= every, failureValue == nil,
+            let store
+        else { return }
+        do {
+            try compactLocked(store)
+        } catch {
+            // Recorded in `failureValue` by compactLocked; the store goes on in memory.
+        }
+    }
+
+    private func append(_ command: StoreCommand) {
+        guard failureValue == nil, let database else { return }
+        let time = clock.now
+        writer.reset()
+        command.encode(at: time, into: &writer)
+        do {
+            let sequence: Int64
+            if let committer {
+                sequence = try committer.appendLog(writer.bytes, to: Self.logName)
+            } else {
+                sequence = try database.write { txn in try txn.appendLog(writer.bytes, to: Self.logName) }
+            }
+            lastSequence = sequence
+            lastTime = time
+            changesSinceSnapshot += 1
+            recordedInChange = true
+        } catch {
+            fail(error, "recording a change")
+        }
+    }
+
+    /// Remembers the first failure; nothing is recorded after it.
+    private func fail(_ error: any Error, _ action: String) {
+        guard failureValue == nil else { return }
+        let detail = (error as? LedgerError)?.detail ?? "\(error)"
+        failureValue = StoreSimulatorError(
+            .stateWriteFailed,
+            "\(action) in \(path) failed: \(detail) Changes made from then on are kept in memory only; the file "
+                + "holds the history up to the last change it acknowledged.")
+    }
+
+    /// The first failure to record a change, if any.
+    var failure: StoreSimulatorError? {
+        gate.lock()
+        defer { gate.unlock() }
+        return failureValue
+    }
+
+    /// The number of recorded changes not yet committed (group commit).
+    var pendingChanges: Int {
+        gate.lock()
+        defer { gate.unlock() }
+        return committer?.pendingWrites ?? 0
+    }
+
+    /// The database, while open.
+    var ledger: LedgerDatabase? {
+        gate.lock()
+        defer { gate.unlock() }
+        return database
+    }
+
+    // MARK: Committing
+
+    /// Commits every pending change (recording a clock moved directly first).
+    func flush() throws(StoreSimulatorError) {
+        gate.lock()
+        defer { gate.unlock() }
+        try flushLocked()
+    }
+
+    private func flushLocked() throws(StoreSimulatorError) {
+        if let failureValue { throw failureValue }
+        guard database != nil else { return }
+        if clock.now > lastTime { append(.moveClock) }
+        if let committer {
+            do {
+                try committer.flush()
+            } catch {
+                fail(error, "committing changes")
+            }
+        }
+        if let failureValue { throw failureValue }
+    }
+
+    /// Commits before a device hears of anything, in group-commit mode; a failure is kept in ``failure``.
+    func flushBeforeCallback() {
+        gate.lock()
+        defer { gate.unlock() }
+        guard failureValue == nil, let committer, committer.pendingWrites > 0 else { return }
+        do {
+            try committer.flush()
+        } catch {
+            fail(error, "committing changes")
+        }
+    }
+
+    /// The endpoint the store keeps for a device: in group-commit mode a wrapper that commits before the device hears
+    /// anything; the device itself otherwise.
+    func endpoint(for device: any StoreDevice) -> any StoreDevice {
+        gate.lock()
+        defer { gate.unlock() }
+        guard committer != nil else { return device }
+        let wrapper = JournaledDevice(device: device, journal: self)
+        endpoints[device.deviceID] = wrapper
+        return wrapper
+    }
+
+    // MARK: Snapshots
+
+    /// Writes a snapshot of the store's state and removes the journal entries it covers, in one transaction.
+    func compact(_ store: SimulatedStore) throws(StoreSimulatorError) {
+        gate.lock()
+        defer { gate.unlock() }
+        try compactLocked(store)
+    }
+
+    private func compactLocked(_ store: SimulatedStore) throws(StoreSimulatorError) {
+        try flushLocked()
+        guard let database else { return }
+        let snapshot = StoreSnapshot(store.state.withLock { $0 }, sequence: lastSequence, time: clock.now)
+        do {
+            let bytes = try Self.encode(snapshot)
+            let through = lastSequence
+            try database.write { txn in
+                try txn.put(bytes, forKey: Self.snapshotKey, in: Self.logName)
+                try txn.removeLogEntries(in: Self.logName, through: through)
+            }
+            lastTime = snapshot.time
+            changesSinceSnapshot = 0
+        } catch {
+            fail(error, "writing a snapshot")
+            if let failureValue { throw failureValue }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Commits what is pending and closes the database; records nothing afterwards.
+    func close() throws(StoreSimulatorError) {
+        gate.lock()
+        defer { gate.unlock() }
+        guard database != nil else { return }
+        defer {
+            committer = nil
+            database = nil
+            endpoints.removeAll()
+            if failureValue == nil {
+                failureValue = StoreSimulatorError(
+                    .stateWriteFailed, "the store was closed; changes made after close() are not saved to \(path)")
+            }
+            Self.openPaths.withLock { _ = $0.remove(path) }
+        }
+        try flushLocked()
+    }
+
+    // MARK: Errors
+
+    private static func encode(_ snapshot: StoreSnapshot) throws -> [UInt8] {
+        Array(try JSONEncoder().encode(snapshot))
+    }
+
+    /// The store's error for a Ledger error met while opening or reading the file at `path`.
+    static func stateError(_ error: any Error, path: String) -> StoreSimulatorError {
+        guard let error = error as? LedgerError else {
+            return StoreSimulatorError(.stateUnavailable, "\(path): \(error)")
+        }
+        switch error.code {
+        case .newerSchema:
+            return StoreSimulatorError(
+                .stateTooNew, "The state file was written by a newer release and was not changed: \(error.detail)")
+        case .corrupt:
+            return StoreSimulatorError(
+                .stateCorrupt, "The state file is damaged or truncated and was not changed: \(error.detail)")
+        case .notADatabase, .notALedger:
+            return StoreSimulatorError(
+                .stateUnavailable, "The file is not an OpenStoreKit state file and was not changed: \(error.detail)")
+        case .diskFull, .ioError:
+            return StoreSimulatorError(.stateWriteFailed, error.detail)
+        default:
+            return StoreSimulatorError(.stateUnavailable, error.detail)
+        }
+    }
+
+    private static func corruptEntry(path: String, what: String, reason: String) -> StoreSimulatorError {
+        StoreSimulatorError(
+            .stateCorrupt,
+            "\(path): \(what) cannot be read (\(reason)). The file was not changed. It was damaged, or written by a "
+                + "newer release: open it with that release, or move it aside (with its -wal and -shm files) and "
+                + "restore a backup or start from a new path.")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import StoreModels
+
+/// A store's whole state at one point of its journal, as a state file keeps it (JSON in the `records` table): the
+/// starting point of a replay.
+///
+/// Everything a store knows is here except what belongs to the running process: open queues (devices are kept with
+/// their account and unfinished transactions, without a connection) and the real-time timer.
+struct StoreSnapshot: Codable, Sendable {
+    /// A device as the snapshot keeps it.
+    struct Device: Codable, Sendable {
+        var id: String
+        var account: String
+        var unfinished: [DeviceTransaction]
+        /// The storefront each transaction in progress started in, by transaction.
+        var startedIn: [StartedIn]
+    }
+
+    /// The storefront a transaction in progress started in.
+    struct StartedIn: Codable, Sendable {
+        var transaction: UInt64
+        var storefront: Storefront
+    }
+
+    /// A scripted outcome waiting for a purchase.
+    struct Scripted: Codable, Sendable {
+        var productID: String?
+        var outcome: ScriptedOutcomeRecord
+    }
+
+    /// A scripted outcome as JSON keeps it.
+    struct ScriptedOutcomeRecord: Codable, Sendable {
+        var kind: String
+        var failure: StoreFailure?
+
+        init(_ outcome: ScriptedOutcome) {
+            switch outcome {
+            case .succeed: kind = "succeed"
+            case .fail(let failure):
+                kind = "fail"
+                self.failure = failure
+            case .askToBuy: kind = "askToBuy"
+            case .interrupt: kind = "interrupt"
+            }
+        }
+
+        func outcome() throws(JournalReader.Failure) -> ScriptedOutcome {
+            switch (kind, failure) {
+            case ("succeed", _): return .succeed
+            case ("fail", let failure?): return .fail(failure)
+            case ("askToBuy", _): return .askToBuy
+            case ("interrupt", _): return .interrupt
+            default: throw JournalReader.Failure(offset: 0, message: "unknown scripted outcome \"\(kind)\"")
+            }
+        }
+    }
+
+    /// The log sequence of the last command the snapshot includes (0: none).
+    var sequence: Int64
+    /// The store time of the snapshot.
+    var time: Date
+    /// `all` or `receiptOnly`.
+    var retention: String
+    var configuration: StoredConfiguration
+    var settings: StoreSettings
+    var nextTransactionID: UInt64
+    var nextWebOrderLineItemID: UInt64
+    /// The history, by identifier.
+    var records: [TransactionRecord]
+    /// Devices by identifier.
+    var devices: [Device]
+    var scripted: [Scripted]
+    var subscriptions: SubscriptionBook
+    var usedNonces: [String]
+    var receiptExpired: [String]
+
+    /// Captures `state`.
+    init(_ state: StoreState, sequence: Int64, time: Date) {
+        self.sequence = sequence
+        self.time = time
+        self.retention = state.retention == .all ? "all" : "receiptOnly"
+        self.configuration = StoredConfiguration(state.configuration)
+        self.settings = state.settings
+        self.nextTransactionID = state.nextTransactionID
+        self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
+        self.records = state.records.values.sorted { $0.id < $1.id }
+        self.devices = state.devices.keys.sorted().map { id in
+            let device = state.devices[id]!
+            return Device(
+                id: id, account: device.account, unfinished: device.unfinished,
+                startedIn: device.startedIn.keys.sorted().map {
+                    StartedIn(transaction: $0, storefront: device.startedIn[$0]!)
+                })
+        }
+        self.scripted = state.scripted.map {
+            Scripted(productID: $0.productID, outcome: ScriptedOutcomeRecord($0.outcome))
+        }
+        self.subscriptions = state.subscriptions
+        self.usedNonces = state.usedNonces.sorted()
+        self.receiptExpired = state.receiptExpired.sorted()
+    }
+
+    /// The state the snapshot holds.
+    func state() throws(JournalReader.Failure) -> StoreState {
+        let retention: HistoryRetention
+        switch self.retention {
+        case "all": retention = .all
+        case "receiptOnly": retention = .receiptOnly
+        default: throw JournalReader.Failure(offset: 0, message: "unknown history retention \"\(self.retention)\"")
+        }
+        var state = StoreState(configuration: configuration.configuration, retention: retention)
+        state.settings = settings
+        state.nextTransactionID = nextTransactionID
+        state.nextWebOrderLineItemID = nextWebOrderLineItemID
+        state.records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        for device in devices {
+            var restored = StoreState.Device(account: device.account)
+            restored.unfinished = device.unfinished
+            for entry in device.startedIn { restored.startedIn[entry.transaction] = entry.storefront }
+            state.devices[device.id] = restored
+        }
+        state.scripted = []
+        for entry in scripted { state.scripted.append((entry.productID, try entry.outcome.outcome())) }
+        state.subscriptions = subscriptions
+        state.usedNonces = Set(usedNonces)
+        state.receiptExpired = Set(receiptExpired)
+        return state
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import OpenStoreKitCLI
+import Synchronization
+import Testing
+
+/// Runs the command with captured output.
+private func runTool(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+    let out = Mutex("")
+    let err = Mutex("")
+    let tool = CommandLineTool(
+        output: .init(
+            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
+            isTerminal: false))
+    let code = tool.run(arguments)
+    return (code, out.withLock { $0 }, err.withLock { $0 })
+}
+
+@Suite("The --state option")
+struct StateOptionTests {
+    private let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-state-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    @Test("run --state keeps the store in a file: restart reopens it, and a second run goes on from it")
+    func runWithState() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("crashy.feed")
+        try Data(
+            """
+            observer remove app
+            observer add crashy finish=manual
+            buy com.example.pro as pro
+            restart
+            expect states pro purchasing purchased purchased
+            """.utf8
+        ).write(to: feed)
+        let state = directory.appendingPathComponent("state.sqlite").path
+        let first = runTool(["run", feed.path, "--state", state])
+        #expect(first.code == 0, "\(first.out)\(first.err)")
+        #expect(FileManager.default.fileExists(atPath: state))
+        let again = directory.appendingPathComponent("again.feed")
+        try Data("expect history 1\nexpect unfinished 0\n".utf8).write(to: again)
+        let second = runTool(["run", again.path, "--state", state])
+        #expect(second.code == 0, "\(second.out)")
+    }
+
+    @Test("Several feeds keep one state file each in the --state directory")
+    func severalFeeds() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var feeds: [String] = []
+        for name in ["a", "b"] {
+            let feed = directory.appendingPathComponent("\(name).feed")
+            try Data("buy com.example.pro\nrestart\nexpect history 1\n".utf8).write(to: feed)
+            feeds.append(feed.path)
+        }
+        let states = directory.appendingPathComponent("states").path
+        let result = runTool(["run"] + feeds + ["--state", states])
+        #expect(result.code == 0, "\(result.out)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: states).filter { $0.hasSuffix(".sqlite") }
+        #expect(files.sorted() == ["a.sqlite", "b.sqlite"])
+    }
+
+    @Test("A state file that is not one is reported, exit 2, and left as it was")
+    func badStateFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("f.feed")
+        try Data("buy com.example.pro\n".utf8).write(to: feed)
+        let notes = directory.appendingPathComponent("notes.txt")
+        try Data("my notes\n".utf8).write(to: notes)
+        let result = runTool(["run", feed.path, "--state", notes.path])
+        #expect(result.code == 2)
+        #expect(result.out.contains("ERROR \(feed.path)"))
+        #expect(result.out.contains(notes.path))
+        #expect(try Data(contentsOf: notes) == Data("my notes\n".utf8))
+    }
+
+    @Test("demo --state runs the demo on a state file; help explains --state")
+    func demoAndHelp() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("demo.sqlite").path
+        let demo = runTool(["demo", "--state", state])
+        #expect(demo.code == 0)
+        #expect(demo.out == runTool(["demo"]).out, "the same log as in memory")
+        let help = runTool(["help", "run"]).out
+        #expect(help.contains("--state PATH"))
+        #expect(help.contains("restart"))
+        #expect(runTool(["help", "demo"]).out.contains("--state FILE"))
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Ledger
+import StoreModels
+import Synchronization
+import Testing
+
+@testable import StoreSimulator
+
+/// Everything a store knows, as comparable text: the whole state (history, devices' unfinished transactions,
+/// subscriptions with their schedule, settings, catalog, scripted outcomes, identifier counters) and the clock.
+private func fingerprint(_ store: SimulatedStore) throws -> String {
+    let state = store.state.withLock { $0 }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let snapshot = StoreSnapshot(state, sequence: 0, time: store.now)
+    return String(decoding: try encoder.encode(snapshot), as: UTF8.self)
+}
+
+/// Asserts that two stores are in the same state, through the public API and as a whole.
+private func expectSameState(
+    _ left: SimulatedStore, _ right: SimulatedStore, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    #expect(left.now == right.now, sourceLocation: sourceLocation)
+    #expect(left.allTransactions() == right.allTransactions(), sourceLocation: sourceLocation)
+    for (deviceID, _) in StoreWorkload.devices {
+        #expect(
+            left.unfinishedTransactions(deviceID: deviceID) == right.unfinishedTransactions(deviceID: deviceID),
+            sourceLocation: sourceLocation)
+    }
+    for account in ["default", "alice"] {
+        #expect(left.subscriptions(of: account) == right.subscriptions(of: account), sourceLocation: sourceLocation)
+    }
+    #expect(left.settings == right.settings, sourceLocation: sourceLocation)
+    #expect(left.nextSubscriptionEventDate == right.nextSubscriptionEventDate, sourceLocation: sourceLocation)
+    #expect(try fingerprint(left) == fingerprint(right), sourceLocation: sourceLocation)
+}
+
+/// Writes a meta value with Ledger directly, and closes the database again.
+private func setMeta(_ value: Int64, forKey key: String, in path: String) throws {
+    let database = try LedgerDatabase(path: path)
+    try database.write { txn in try txn.setMeta(value, forKey: key) }
+}
+
+@Suite("Durable store")
+struct DurableStoreTests {
+    @Test(
+        "A reopened store has exactly the state it had, and goes on as if it had never stopped",
+        arguments: [
+            (StoreDurability.Commit.everyChange, nil as Int?, UInt64(1)), (.group(every: 7), nil, 2),
+            (.everyChange, 25, 3), (.group(every: 50), 40, 4),
+        ])
+    func reopenReproducesState(commit: StoreDurability.Commit, compactEvery: Int?, seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let durability = StoreDurability(commit: commit, compactEvery: compactEvery)
+        let memory = SimulatedStore(lane: .manual)
+        var durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+        var workload = StoreWorkload(seed: seed)
+        workload.connect(memory)
+        workload.connect(durable)
+        for round in 0..<4 {
+            for _ in 0..<150 { workload.step([memory, durable]) }
+            try expectSameState(memory, durable)
+            try durable.close()
+            #expect(durable.durabilityError?.code == .stateWriteFailed, "closed")
+            durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+            try expectSameState(memory, durable)
+            workload.connect(memory)
+            workload.connect(durable)
+            #expect(durable.durabilityError == nil, "round \(round)")
+        }
+        // Identifiers go on from where they were: the next payment gets the same identifier in both.
+        let next = memory.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "d1")
+        #expect(durable.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "d1").id == next.id)
+        try durable.close()
+    }
+
+    @Test("A process killed at any moment leaves exactly the acknowledged changes", arguments: [1, 5, 64])
+    func killedKeepsAcknowledged(groupSize: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let commit: StoreDurability.Commit = groupSize == 1 ? .everyChange : .group(every: groupSize)
+        let store = try SimulatedStore(statePath: path, durability: StoreDurability(commit: commit), lane: .manual)
+        let ledger = try #require(store.ledger)
+        func changes() throws -> Int { try ledger.read { txn in try txn.logCount(in: StoreJournal.logName) } }
+        // The state after each number of recorded changes.
+        var states = [0: try fingerprint(store)]
+        var generator = SeededGenerator(seed: UInt64(groupSize))
+        var committed = 0
+        for index in 1...150 {
+            let pick = Int.random(in: 0..<100, using: &generator)
+            let unfinished = store.unfinishedTransactions(deviceID: "d1")
+            switch pick {
+            case 0..<35:
+                _ = store.submit(PaymentRequest(productID: StoreWorkload.products[pick % 5]), deviceID: "d1")
+            case 35..<60:
+                if let purchasing = unfinished.first(where: { $0.state == .purchasing }) {
+                    store.processPayment(purchasing.id, deviceID: "d1")
+                }
+            case 60..<80:
+                if let done = unfinished.first(where: { $0.state != .purchasing && $0.state != .deferred }) {
+                    store.finish(done.id, deviceID: "d1")
+                }
+            case 80..<90:
+                _ = try? store.buyProduct("com.example.coins100")
+            default:
+                store.advance(by: 86_400 * Double(pick - 85))
+            }
+            let count = try changes()
+            states[count] = try fingerprint(store)
+            if index % 40 == 0 {
+                try store.flush()
+                committed = count
+            } else if groupSize == 1 || store.pendingChanges == 0 {
+                committed = count
+            } else {
+                committed = max(committed, count - store.pendingChanges)
+            }
+            guard index % 7 == 0 else { continue }
+            // What a kill at this instant leaves: exactly the committed changes, in order.
+            let killed = directory.file("killed-\(index).sqlite")
+            try copyAsIfKilled(path, to: killed)
+            let reopened = try SimulatedStore(statePath: killed, lane: .manual)
+            let found = try fingerprint(reopened)
+            #expect(
+                found == states[committed],
+                "after \(committed) of \(count) changes; matches \(states.filter { $0.value == found }.map(\.key))")
+            try reopened.close()
+        }
+        try store.close()
+    }
+
+    @Test("In group commit, changes wait for a commit, and a device hears nothing that is not committed")
+    func groupCommitFlushesBeforeCallbacks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(
+            statePath: path, durability: StoreDurability(commit: .group(every: 1000)), lane: .manual)
+        final class CheckingDevice: StoreDevice, @unchecked Sendable {
+            let deviceID = "checking"
+            weak var store: SimulatedStore?
+            let pendingWhenHeard = Mutex<[Int]>([])
+            func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+                pendingWhenHeard.withLock { $0.append(store.pendingChanges) }
+            }
+            func store(_ store: SimulatedStore, shouldContinue: DeviceTransaction, in: Storefront) -> Bool { true }
+        }
+        let device = CheckingDevice()
+        _ = store.connect(device)
+        for _ in 0..<5 {
+            let transaction = store.submit(PaymentRequest(productID: "com.example.coins100"), deviceID: "checking")
+            #expect(store.pendingChanges > 0, "recorded, not yet committed")
+            store.processPayment(transaction.id, deviceID: "checking")
+            store.finish(transaction.id, deviceID: "checking")
+        }
+        _ = try store.buyProduct("com.example.pro")
+        store.runUntilIdle()
+        let heard = device.pendingWhenHeard.withLock { $0 }
+        #expect(heard.count == 11)
+        #expect(heard.allSatisfy { $0 == 0 }, "committed before each event: \(heard)")
+        try store.close()
+        let reopened = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(reopened.allTransactions().count == 6)
+        try reopened.close()
+    }
+
+    @Test("A new file starts from the configuration given; an existing one keeps its own, and its clock")
+    func configurationAndClock() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let catalog = StoreConfiguration(
+            catalog: StoreCatalog(products: [ProductDefinition(id: "gems", type: .consumable, price: 1.99)]),
+            sourceName: "gems")
+        let clock = ManualClock()
+        let store = try SimulatedStore(statePath: path, configuration: catalog, clock: clock, lane: .manual)
+        clock.advance(by: 3600)  // moved directly: recorded when the store is flushed or closed
+        store.processPayment(42, deviceID: "nobody")  // records nothing, and does not hide the move
+        try store.close()
+        let laterClock = ManualClock()
+        let reopened = try SimulatedStore(statePath: path, configuration: .demo, clock: laterClock, lane: .manual)
+        #expect(reopened.catalog.products.map(\.id) == ["gems"])
+        #expect(reopened.catalog.product("gems")?.price == Decimal(string: "1.99"))
+        #expect(laterClock.now == ManualClock.defaultStart.addingTimeInterval(3600))
+        try reopened.close()
+    }
+
+    @Test("A file is open in one store at a time; closing makes the path available again")
+    func openOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(throws: StoreSimulatorError(.stateUnavailable, "")) {
+            try SimulatedStore(statePath: directory.path + "/./state.sqlite", lane: .manual)
+        }
+        try store.close()
+        try store.close()  // closing twice is harmless
+        let again = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(again.statePath == path)
+        #expect(again.isDurable)
+        try again.close()
+        #expect(SimulatedStore(lane: .manual).statePath == nil)
+    }
+
+    @Test("A state file from a newer release is refused and left untouched")
+    func newerFormatRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        try SimulatedStore(statePath: path, lane: .manual).close()
+        try setMeta(2, forKey: StoreJournal.formatKey, in: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            _ = try SimulatedStore(statePath: path, lane: .manual)
+            Issue.record("a newer format opened")
+        } catch {
+            #expect(error.code == .stateTooNew)
+            #expect(error.detail.contains(path))
+            #expect(error.detail.contains("format 2"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import StoreModels
+import StoreSimulator
+import Synchronization
+
+/// A reproducible random generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A device that hears everything and answers the storefront question by the parity of the transaction identifier,
+/// so that two stores given the same devices get the same answers.
+final class WorkloadDevice: StoreDevice, @unchecked Sendable {
+    let deviceID: String
+    private let heard = Mutex(0)
+
+    init(_ deviceID: String) { self.deviceID = deviceID }
+
+    /// How many events it heard.
+    var events: Int { heard.withLock { $0 } }
+
+    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+        heard.withLock { $0 += 1 }
+    }
+
+    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
+        -> Bool
+    {
+        transaction.id % 2 == 0
+    }
+}
+
+/// Random but reproducible changes of every kind a store accepts, applied to several stores in lockstep: what each
+/// step does depends only on the generator and on the store's state, so stores with equal states stay equal.
+struct StoreWorkload {
+    static let products = [
+        "com.example.coins100", "com.example.pro", "com.example.season", "com.example.premium.monthly",
+        "com.example.premium.yearly",
+    ]
+    static let devices = [("d1", "default"), ("d2", "alice"), ("d3", "default")]
+
+    var generator: SeededGenerator
+    /// The devices kept connected to each store, by store.
+    private var connected: [ObjectIdentifier: [WorkloadDevice]] = [:]
+
+    init(seed: UInt64) {
+        generator = SeededGenerator(seed: seed)
+    }
+
+    /// Connects the workload's devices to `store` (again, after it was reopened).
+    mutating func connect(_ store: SimulatedStore) {
+        var devices: [WorkloadDevice] = []
+        for (id, account) in Self.devices {
+            let device = WorkloadDevice(id)
+            _ = store.connect(device, account: account)
+            devices.append(device)
+        }
+        connected[ObjectIdentifier(store)] = devices
+    }
+
+    /// Applies the next random step to every store, in order, and runs their lanes.
+    mutating func step(_ stores: [SimulatedStore]) {
+        let choice = Int.random(in: 0..<100, using: &generator)
+        let pick = UInt64.random(in: 0..<UInt64.max, using: &generator)
+        let product = Self.products[Int(pick % UInt64(Self.products.count))]
+        let (deviceID, account) = Self.devices[Int((pick >> 8) % UInt64(Self.devices.count))]
+        let hours = Double((pick >> 16) % 24 * 7 + 1)
+        for store in stores {
+            apply(choice, pick: pick, product: product, deviceID: deviceID, account: account, hours: hours, to: store)
+            store.runUntilIdle()
+        }
+    }
+
+    private func apply(
+        _ choice: Int, pick: UInt64, product: String, deviceID: String, account: String, hours: Double,
+        to store: SimulatedStore
+    ) {
+        func nth<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(pick % UInt64(items.count))] }
+        let history = store.allTransactions()
+        switch choice {
+        case 0..<22:
+            let request = PaymentRequest(
+                productID: product, quantity: Int(pick % 3) + 1, applicationUsername: pick % 5 == 0 ? "user" : nil,
+                simulatesAskToBuy: pick % 11 == 0)
+            let transaction = store.submit(request, deviceID: deviceID)
+            if pick % 4 != 0 { store.processPayment(transaction.id, deviceID: deviceID) }
+        case 22..<30:
+            let purchasing = store.unfinishedTransactions(deviceID: deviceID).filter { $0.state == .purchasing }
+            if let transaction = nth(purchasing) { store.processPayment(transaction.id, deviceID: deviceID) }
+        case 30..<42:
+            let finishable = store.unfinishedTransactions(deviceID: deviceID).filter {
+                $0.state != .purchasing && $0.state != .deferred
+            }
+            if let transaction = nth(finishable) { store.finish(transaction.id, deviceID: deviceID) }
+        case 42..<46:
+            store.restore(deviceID: deviceID, applicationUsername: pick % 2 == 0 ? nil : "user")
+        case 46..<52:
+            _ = try? store.buyProduct(product, account: account)
+        case 52..<62:
+            store.advance(by: hours * 3600 * (pick % 5 == 0 ? 10 : 1))
+        case 62..<65:
+            if let record = nth(history.filter { $0.isOwned }) {
+                _ = try? store.refund(record.id, reason: pick % 2 == 0 ? .other : .developerIssue)
+            }
+        case 65..<72:
+            store.updateSettings { settings in
+                switch pick % 8 {
+                case 0: settings.askToBuyEnabled.toggle()
+                case 1: settings.billingRetryOnRenewal.toggle()
+                case 2: settings.billingGracePeriodEnabled.toggle()
+                case 3: settings.storefront = Storefront(countryCode: pick % 16 < 8 ? "GBR" : "USA")
+                case 4: settings.failTransactionsEnabled = pick % 16 < 3
+                case 5: settings.interruptedPurchasesEnabled = pick % 16 < 3
+                case 6: settings.simulatedErrors[.restore] = pick % 16 < 4 ? StoreFailure(.unknown, "down") : nil
+                default: settings.paymentsAllowed = pick % 16 != 0
+                }
+            }
+        case 72..<75:
+            let outcomes: [ScriptedOutcome] = [
+                .succeed, .askToBuy, .interrupt, .fail(StoreFailure(.paymentCancelled, "cancelled")),
+            ]
+            store.script(outcomes[Int(pick % 4)], forProduct: pick % 3 == 0 ? nil : product)
+        case 75..<79:
+            let pending = history.filter { $0.pendingAskToBuyConfirmation }
+            if let record = nth(pending) {
+                if pick % 3 == 0 {
+                    try? store.declineAskToBuy(record.id)
+                } else {
+                    try? store.approveAskToBuy(record.id)
+                }
+            }
+        case 79..<82:
+            if let record = nth(history.filter { $0.hasPurchaseIssue }) { _ = try? store.resolveIssue(record.id) }
+        case 82..<88:
+            let subscriptions = history.filter { $0.productType == .autoRenewableSubscription && $0.isOwned }
+            if let record = nth(subscriptions) {
+                switch pick % 4 {
+                case 0: try? store.setAutoRenew(pick % 8 < 4, transactionID: record.id)
+                case 1: try? store.requestPriceIncreaseConsent(record.id)
+                case 2: try? store.consentToPriceIncrease(record.id)
+                default: try? store.declinePriceIncrease(record.id)
+                }
+            }
+        case 88..<92:
+            if pick % 2 == 0 {
+                _ = try? store.expireSubscription(productID: product, account: account)
+            } else {
+                _ = try? store.forceRenewal(productID: product, account: account)
+            }
+        case 92..<94:
+            if let record = nth(history) { try? store.deleteTransaction(record.id) }
+        case 94..<96:
+            store.setReceiptExpired(pick % 2 == 0, deviceID: deviceID)
+        case 96..<98:
+            store.resetSettings()
+        default:
+            if pick % 50 == 0 { store.clearTransactions() } else { store.advance(by: 30 * 86_400) }
+        }
+    }
+}
