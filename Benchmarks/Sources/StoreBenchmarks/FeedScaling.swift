@@ -13,7 +13,8 @@ enum FeedScaling {
     }
 
     /// Users in a feed of `steps` steps: one per 20 steps, as `openstorekit generate` has it by default.
-    static func users(_ steps: Int) -> Int { max(1, steps / 20) }
+    /// A fixed population, so a longer feed is more activity of the same users: memory must then stay flat.
+    static func users(_ steps: Int) -> Int { min(1_000, max(1, steps / 20)) }
 
     /// The most timed rounds at a size, after the first run that sets the peak memory: fewer for large feeds.
     static func samples(at size: Int, _ options: RunOptions) -> Int {
@@ -133,7 +134,7 @@ enum FeedScaling {
         report.points = points
         report.notes += notes
         report.notes.append(
-            "feeds: FeedGenerator(users: steps / 20, steps:, seed: \(seed)); sizes "
+            "feeds: FeedGenerator(users: min(1000, steps / 20), steps:, seed: \(seed)); sizes "
                 + points.map { String($0.size) }.joined(separator: ", "))
         return report
     }
