@@ -100,7 +100,7 @@ struct CrashWorkload {
 
     /// Carries out one step of the plan; the plan depends only on the seed, the step and the store's state.
     private func perform(step: Int, store: SimulatedStore, controller: PurchaseController) -> String {
-        var random = WorkloadRandom(seed: seed &+ UInt64(step) &* 0x9E37_79B9)
+        var random = SeededRandom(seed: seed &+ UInt64(step) &* 0x9E37_79B9)
         let roll = random.next() % 100
         let history = store.transactions()
         let ownsPro = history.contains { $0.productID == "com.example.pro" && $0.isOwned }
@@ -127,20 +127,5 @@ struct CrashWorkload {
             _ = try? store.buyProduct("com.example.coins100")
             return "buy elsewhere"
         }
-    }
-}
-
-/// A seedable random generator (SplitMix64), so a seed gives the same plan on every machine.
-private struct WorkloadRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -11,19 +11,13 @@ import Testing
     import Darwin
 #endif
 
-/// A reproducible random generator (SplitMix64).
+/// Where the kills fall: a seeded generator, so a seed gives the same plan every run.
 private struct KillPlan {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next(below bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) % bound
-    }
+    mutating func next(below bound: UInt64) -> UInt64 { random.next() % bound }
 }
 
 /// The `openstorekit` executable built with the tests: next to the test bundle (the test target depends on it).

@@ -87,7 +87,7 @@ struct DurableStoreTests {
         func changes() throws -> Int { try ledger.read { txn in try txn.logCount(in: StoreJournal.logName) } }
         // The state after each number of recorded changes.
         var states = [0: try fingerprint(store)]
-        var generator = SeededGenerator(seed: UInt64(groupSize))
+        var generator = SeededRandom(seed: UInt64(groupSize))
         var committed = 0
         for index in 1...150 {
             let pick = Int.random(in: 0..<100, using: &generator)

@@ -3,21 +3,6 @@ import StoreModels
 import StoreSimulator
 import Synchronization
 
-/// A reproducible random generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A device that hears everything and answers the storefront question by the parity of the transaction identifier,
 /// so that two stores given the same devices get the same answers.
 final class WorkloadDevice: StoreDevice, @unchecked Sendable {
@@ -49,12 +34,12 @@ struct StoreWorkload {
     ]
     static let devices = [("d1", "default"), ("d2", "alice"), ("d3", "default")]
 
-    var generator: SeededGenerator
+    var generator: SeededRandom
     /// The devices kept connected to each store, by store.
     private var connected: [ObjectIdentifier: [WorkloadDevice]] = [:]
 
     init(seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+        generator = SeededRandom(seed: seed)
     }
 
     /// Connects the workload's devices to `store` (again, after it was reopened).
