@@ -29,13 +29,14 @@ extension SimulatedStore {
                 offer: nil,
                 now: now
             )
-            guard let deviceID = record.deviceID, let index = state.devices[deviceID]?.index(of: id) else {
+            guard let deviceID = record.deviceID, let device = state.devices[deviceID], let index = device.index(of: id)
+            else {
                 return (nil, nil)
             }
-            state.devices[deviceID]?.unfinished[index].state = .purchased
-            state.devices[deviceID]?.unfinished[index].transactionDate = now
-            state.devices[deviceID]?.unfinished[index].recordID = grantedID
-            return (deviceID, state.devices[deviceID]?.unfinished[index])
+            device.unfinished[index].state = .purchased
+            device.unfinished[index].transactionDate = now
+            device.unfinished[index].recordID = grantedID
+            return (deviceID, device.unfinished[index])
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }
     }
@@ -53,8 +54,11 @@ extension SimulatedStore {
             record.state = .failed
             record.failure = StoreFailure(.paymentCancelled, "the Ask to Buy request was declined")
             state.records[id] = record
-            guard let deviceID = record.deviceID, state.devices[deviceID]?.index(of: id) != nil else { return nil }
-            state.devices[deviceID]?.unfinished.removeAll { $0.id == id }
+            guard let deviceID = record.deviceID, let device = state.devices[deviceID], device.index(of: id) != nil
+            else {
+                return nil
+            }
+            device.unfinished.removeAll { $0.id == id }
             return deviceID
         }
         if let deviceID { send(.dropped([id]), to: deviceID) }

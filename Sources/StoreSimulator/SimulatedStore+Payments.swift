@@ -10,10 +10,9 @@ extension SimulatedStore {
     public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
         state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            var device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
+            let device = state.device(deviceID)
             device.unfinished.append(transaction)
             device.startedIn[transaction.id] = state.settings.storefront
-            state.devices[deviceID] = device
             return transaction
         }
     }
@@ -49,8 +48,8 @@ extension SimulatedStore {
                     "the storefront changed to \(storefront) while the purchase was in progress"
                 )
             }
-            state.devices[deviceID]?.unfinished[index] = transaction
-            state.devices[deviceID]?.startedIn[transactionID] = nil
+            device.unfinished[index] = transaction
+            device.startedIn[transactionID] = nil
             return (transaction, device.endpoint)
         }
         guard let (decided, endpointNow) = update, let device = endpointNow.device else { return }
@@ -64,8 +63,7 @@ extension SimulatedStore {
     public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
         let endpoint = state.withLock { state -> WeakDevice? in
             guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
-            let finished = device.unfinished[index]
-            state.devices[deviceID]?.unfinished.remove(at: index)
+            let finished = device.unfinished.remove(at: index)
             if state.retention == .receiptOnly, let recordID = finished.recordID, let record = state.records[recordID],
                 record.productType == .consumable || record.state == .failed,
                 !state.devices.values.contains(where: { $0.unfinished.contains { $0.recordID == recordID } })
@@ -113,7 +111,8 @@ extension SimulatedStore {
                 transaction.recordID = record.id
                 restored.append(transaction)
             }
-            state.devices[deviceID, default: device].unfinished.append(contentsOf: restored)
+            device.unfinished.append(contentsOf: restored)
+            state.devices[deviceID] = device
             return (.success(restored), device.endpoint)
         }
         guard let device = outcome.1.device else { return }

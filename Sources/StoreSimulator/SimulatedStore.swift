@@ -170,7 +170,7 @@ public final class SimulatedStore: Sendable {
             var removed: [String: [UInt64]] = [:]
             for (id, device) in state.devices where !device.unfinished.isEmpty {
                 removed[id] = device.unfinished.map(\.id)
-                state.devices[id]?.unfinished.removeAll()
+                device.unfinished.removeAll()
             }
             return removed
         }
@@ -192,7 +192,7 @@ public final class SimulatedStore: Sendable {
                 let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)
                 guard !gone.isEmpty else { continue }
                 removed[deviceID] = gone
-                state.devices[deviceID]?.unfinished.removeAll { gone.contains($0.id) }
+                device.unfinished.removeAll { gone.contains($0.id) }
             }
             return removed
         }
@@ -207,7 +207,7 @@ public final class SimulatedStore: Sendable {
         -> [DeviceTransaction]
     {
         state.withLock { state in
-            var record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
+            let record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
             record.account = account
             record.endpoint = WeakDevice(device: device)
             state.devices[device.deviceID] = record

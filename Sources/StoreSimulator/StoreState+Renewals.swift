@@ -278,8 +278,9 @@ extension StoreState {
         transaction.transactionDate = transactionDate
         transaction.recordID = record.id
         if record.originalID != record.id { transaction.originalID = record.originalID }
-        for deviceID in deviceIDs where devices[deviceID] != nil {
-            devices[deviceID]?.unfinished.append(transaction)
+        for deviceID in deviceIDs {
+            guard let device = devices[deviceID] else { continue }
+            device.unfinished.append(transaction)
             outcome.deliveries.append((deviceID, transaction))
         }
     }

@@ -5,12 +5,19 @@ import StoreModels
 struct StoreState: Sendable {
     /// One device known to the store: its account, its unfinished transactions and, while a queue is open for it, the
     /// queue.
-    struct Device: Sendable {
+    ///
+    /// A reference, so that the store's steps change a device in place instead of copying its transactions out of
+    /// `devices` and back; it is only read and written under the store's lock, like the rest of the state.
+    final class Device: @unchecked Sendable {
         var account: String
         var unfinished: [DeviceTransaction] = []
         var endpoint = WeakDevice()
         /// The storefront each transaction in progress started in.
         var startedIn: [UInt64: Storefront] = [:]
+
+        init(account: String) {
+            self.account = account
+        }
 
         func index(of id: UInt64) -> Int? { unfinished.firstIndex { $0.id == id } }
     }
@@ -34,6 +41,14 @@ struct StoreState: Sendable {
         self.configuration = configuration
         self.settings = configuration.settings
         self.retention = retention
+    }
+
+    /// The device with an identifier, added signed in to the default account if the store does not know it yet.
+    mutating func device(_ id: String) -> Device {
+        if let device = devices[id] { return device }
+        let device = Device(account: SimulatedStore.defaultAccount)
+        devices[id] = device
+        return device
     }
 
     mutating func allocateTransactionID() -> UInt64 {
