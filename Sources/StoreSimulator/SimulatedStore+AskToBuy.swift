@@ -33,10 +33,10 @@ extension SimulatedStore {
             else {
                 return (nil, nil)
             }
-            device.unfinished[index].state = .purchased
-            device.unfinished[index].transactionDate = now
-            device.unfinished[index].recordID = grantedID
-            return (deviceID, device.unfinished[index])
+            device.queue[index].transaction.state = .purchased
+            device.queue[index].transaction.transactionDate = now
+            device.queue[index].transaction.recordID = grantedID
+            return (deviceID, device.queue[index].transaction)
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }
     }
@@ -58,7 +58,7 @@ extension SimulatedStore {
             else {
                 return nil
             }
-            device.unfinished.removeAll { $0.id == id }
+            device.removeAll { $0.id == id }
             return deviceID
         }
         if let deviceID { send(.dropped([id]), to: deviceID) }

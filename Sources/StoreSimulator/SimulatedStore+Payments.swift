@@ -10,9 +10,7 @@ extension SimulatedStore {
     public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
         state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            let device = state.device(deviceID)
-            device.unfinished.append(transaction)
-            device.startedIn[transaction.id] = state.settings.storefront
+            state.device(deviceID).append(transaction, startedIn: state.settings.storefront)
             return transaction
         }
     }
@@ -22,38 +20,51 @@ extension SimulatedStore {
     /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
     /// transaction fails with `.storeProductNotAvailable`.
     public func processPayment(_ transactionID: UInt64, deviceID: String) {
+        enum Step {
+            case ask(DeviceTransaction, Storefront, any StoreDevice)
+            case tell(DeviceTransaction, (any StoreDevice)?)
+        }
         let now = clock.now
-        let pending = state.withLock { state -> (DeviceTransaction, Storefront?, Storefront, WeakDevice)? in
+        // The common case, an unchanged storefront, decides at once; a changed one asks the device outside the lock.
+        let step = state.withLock { state -> Step? in
             guard let device = state.devices[deviceID], let index = device.index(of: transactionID),
-                device.unfinished[index].state == .purchasing
+                device.queue[index].transaction.state == .purchasing
             else { return nil }
-            return (
-                device.unfinished[index], device.startedIn[transactionID], state.settings.storefront, device.endpoint
-            )
-        }
-        guard let (transaction, startedIn, storefront, endpoint) = pending else { return }
-        var keepGoing = true
-        if let startedIn, startedIn != storefront, let device = endpoint.device {
-            keepGoing = device.store(self, shouldContinue: transaction, in: storefront)
-        }
-        let update = state.withLock { state -> (DeviceTransaction, WeakDevice)? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
-            var transaction = device.unfinished[index]
-            if keepGoing {
-                state.decide(&transaction, deviceID: deviceID, account: device.account, now: now)
-            } else {
-                transaction.state = .failed
-                transaction.failure = StoreFailure(
-                    .storeProductNotAvailable,
-                    "the storefront changed to \(storefront) while the purchase was in progress"
-                )
+            let storefront = state.settings.storefront
+            if let startedIn = device.queue[index].startedIn, startedIn != storefront,
+                let endpoint = device.endpoint.device
+            {
+                return .ask(device.queue[index].transaction, storefront, endpoint)
             }
-            device.unfinished[index] = transaction
-            device.startedIn[transactionID] = nil
-            return (transaction, device.endpoint)
+            state.decide(at: index, of: device, deviceID: deviceID, now: now)
+            return .tell(device.queue[index].transaction, device.endpoint.device)
         }
-        guard let (decided, endpointNow) = update, let device = endpointNow.device else { return }
-        device.store(self, didProduce: .updated([decided]))
+        switch step {
+        case nil:
+            return
+        case .tell(let decided, let endpoint):
+            endpoint?.store(self, didProduce: .updated([decided]))
+        case .ask(let transaction, let storefront, let endpoint):
+            let keepGoing = endpoint.store(self, shouldContinue: transaction, in: storefront)
+            let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
+                guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else {
+                    return nil
+                }
+                if keepGoing {
+                    state.decide(at: index, of: device, deviceID: deviceID, now: now)
+                } else {
+                    device.queue[index].transaction.state = .failed
+                    device.queue[index].transaction.failure = StoreFailure(
+                        .storeProductNotAvailable,
+                        "the storefront changed to \(storefront) while the purchase was in progress"
+                    )
+                    device.queue[index].startedIn = nil
+                }
+                return (device.queue[index].transaction, device.endpoint.device)
+            }
+            guard let (decided, endpointNow) = update, let device = endpointNow else { return }
+            device.store(self, didProduce: .updated([decided]))
+        }
     }
 
     /// Removes a finished transaction from a device's queue and tells the device. Call on the lane.
@@ -61,19 +72,18 @@ extension SimulatedStore {
     /// Returns `false` if the device has no such unfinished transaction (finishing twice is harmless).
     @discardableResult
     public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
-        let endpoint = state.withLock { state -> WeakDevice? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
-            let finished = device.unfinished.remove(at: index)
-            if state.retention == .receiptOnly, let recordID = finished.recordID, let record = state.records[recordID],
-                record.productType == .consumable || record.state == .failed,
-                !state.devices.values.contains(where: { $0.unfinished.contains { $0.recordID == recordID } })
-            {
-                state.records[recordID] = nil
+        let (found, endpoint) = state.withLock { state -> (Bool, (any StoreDevice)?) in
+            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else {
+                return (false, nil)
             }
-            return device.endpoint
+            let finished = device.queue.remove(at: index).transaction
+            if state.retention == .receiptOnly, let recordID = finished.recordID {
+                state.dropFinishedRecord(recordID)
+            }
+            return (true, device.endpoint.device)
         }
-        guard let endpoint else { return false }
-        endpoint.device?.store(self, didProduce: .removed([transactionID]))
+        guard found else { return false }
+        endpoint?.store(self, didProduce: .removed([transactionID]))
         return true
     }
 
@@ -111,7 +121,7 @@ extension SimulatedStore {
                 transaction.recordID = record.id
                 restored.append(transaction)
             }
-            device.unfinished.append(contentsOf: restored)
+            for transaction in restored { device.append(transaction) }
             state.devices[deviceID] = device
             return (.success(restored), device.endpoint)
         }
@@ -127,6 +137,29 @@ extension SimulatedStore {
 }
 
 extension StoreState {
+    /// Decides the purchasing transaction at a position of a device's queue, in place; it no longer needs the
+    /// storefront it started in.
+    mutating func decide(at index: Int, of device: Device, deviceID: String, now: Date) {
+        decide(&device.queue[index].transaction, deviceID: deviceID, account: device.account, now: now)
+        device.queue[index].startedIn = nil
+    }
+
+    /// Drops a finished transaction's record from the history if it was a consumable or failed purchase (for
+    /// `.receiptOnly`) and no other unfinished transaction reports it.
+    mutating func dropFinishedRecord(_ recordID: UInt64) {
+        guard let record = records[recordID], record.productType == .consumable || record.state == .failed else {
+            return
+        }
+        if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
+            let reported = devices.values.contains { device in
+                device.queue.contains { $0.transaction.recordID == recordID }
+            }
+            guard !reported else { return }
+            sharedRecordIDs.remove(recordID)
+        }
+        records[recordID] = nil
+    }
+
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
     /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.

@@ -166,11 +166,12 @@ public final class SimulatedStore: Sendable {
     public func clearTransactions() {
         let removed = state.withLock { state -> [String: [UInt64]] in
             state.records.removeAll()
+            state.sharedRecordIDs.removeAll()
             state.subscriptions.removeAll()
             var removed: [String: [UInt64]] = [:]
             for (id, device) in state.devices where !device.unfinished.isEmpty {
                 removed[id] = device.unfinished.map(\.id)
-                device.unfinished.removeAll()
+                device.queue.removeAll()
             }
             return removed
         }
@@ -185,14 +186,17 @@ public final class SimulatedStore: Sendable {
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
             let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
-            for doomedID in doomed { state.records[doomedID] = nil }
+            for doomedID in doomed {
+                state.records[doomedID] = nil
+                state.sharedRecordIDs.remove(doomedID)
+            }
             state.subscriptions.removeAll { doomed.contains($0.originalID) || doomed.contains($0.latestRecordID) }
             var removed: [String: [UInt64]] = [:]
             for (deviceID, device) in state.devices {
                 let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)
                 guard !gone.isEmpty else { continue }
                 removed[deviceID] = gone
-                device.unfinished.removeAll { gone.contains($0.id) }
+                device.removeAll { gone.contains($0.id) }
             }
             return removed
         }

@@ -9,17 +9,36 @@ struct StoreState: Sendable {
     /// A reference, so that the store's steps change a device in place instead of copying its transactions out of
     /// `devices` and back; it is only read and written under the store's lock, like the rest of the state.
     final class Device: @unchecked Sendable {
+        /// An unfinished transaction, with the storefront its payment started in while it is `.purchasing`.
+        struct Unfinished {
+            var transaction: DeviceTransaction
+            var startedIn: Storefront?
+        }
+
         var account: String
-        var unfinished: [DeviceTransaction] = []
+        /// The unfinished transactions in the order they arrived, found by identifier.
+        var queue = IdentifiedQueue<Unfinished>()
         var endpoint = WeakDevice()
-        /// The storefront each transaction in progress started in.
-        var startedIn: [UInt64: Storefront] = [:]
 
         init(account: String) {
             self.account = account
         }
 
-        func index(of id: UInt64) -> Int? { unfinished.firstIndex { $0.id == id } }
+        /// The unfinished transactions, in the order they arrived.
+        var unfinished: [DeviceTransaction] { queue.map(\.transaction) }
+
+        /// The position in ``queue`` of an unfinished transaction.
+        func index(of id: UInt64) -> Int? { queue.position(of: id) }
+
+        /// Adds an unfinished transaction at the end.
+        func append(_ transaction: DeviceTransaction, startedIn: Storefront? = nil) {
+            queue.append(Unfinished(transaction: transaction, startedIn: startedIn), id: transaction.id)
+        }
+
+        /// Removes the unfinished transactions that satisfy a predicate.
+        func removeAll(where shouldRemove: (DeviceTransaction) -> Bool) {
+            queue.removeAll { shouldRemove($0.transaction) }
+        }
     }
 
     var configuration: StoreConfiguration
@@ -27,6 +46,10 @@ struct StoreState: Sendable {
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
     var records: [UInt64: TransactionRecord] = [:]
+    /// The consumable and failed records that unfinished transactions of several devices may report (a purchase made
+    /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
+    /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
+    var sharedRecordIDs = Set<UInt64>()
     var devices: [String: Device] = [:]
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
