@@ -32,10 +32,42 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     private struct State {
         var observers: [WeakObserver] = []
-        var transactions: [SKPaymentTransaction] = []
-        var delivered: [UInt64: SKPaymentTransactionState] = [:]
+        /// The unfinished transactions in arrival order, found by store identifier. Each one also keeps, under this
+        /// lock, the state observers last heard of it.
+        var transactions = IdentifiedQueue<SKPaymentTransaction>()
         var delegate = WeakDelegate()
         var programmingErrorHandler: (@Sendable (String) -> Void)?
+
+        mutating func append(_ transaction: SKPaymentTransaction) {
+            transaction.isQueued = true
+            transactions.append(transaction, id: transaction.storeIdentifier)
+        }
+
+        /// Whether observers have yet to hear a queued transaction's current state; if so, it counts as heard from
+        /// now.
+        func markFresh(_ transaction: SKPaymentTransaction) -> Bool {
+            let current = transaction.transactionState
+            guard transaction.isQueued, transaction.deliveredState != current else { return false }
+            transaction.deliveredState = current
+            return true
+        }
+
+        /// The observers still alive, in the order they were added.
+        func liveObservers() -> Observers {
+            var first: (any SKPaymentTransactionObserver)?
+            var all: [any SKPaymentTransactionObserver] = []
+            for entry in observers {
+                guard let observer = entry.observer else { continue }
+                guard let earlier = first else {
+                    first = observer
+                    continue
+                }
+                if all.isEmpty { all.append(earlier) }
+                all.append(observer)
+            }
+            if !all.isEmpty { return .many(all) }
+            return first.map { .one($0) } ?? .none
+        }
     }
 
     private let state = Mutex(State())
@@ -58,7 +90,9 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         self.endpoint = endpoint
         let unfinished = store.connect(endpoint, account: account)
         let objects = unfinished.map { makeTransaction($0) }
-        state.withLock { $0.transactions = objects }
+        state.withLock { state in
+            for object in objects { state.append(object) }
+        }
         for transaction in unfinished where transaction.state == .purchasing {
             store.lane.enqueue { [store] in store.processPayment(transaction.id, deviceID: deviceID) }
         }
@@ -97,7 +131,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     /// The unfinished transactions, in the order they arrived.
-    public var transactions: [SKPaymentTransaction] { state.withLock { $0.transactions } }
+    public var transactions: [SKPaymentTransaction] { state.withLock { Array($0.transactions) } }
 
     /// Adds an observer (held weakly). Transactions not yet reported to any observer are reported to it.
     public func add(_ observer: any SKPaymentTransactionObserver) {
@@ -121,8 +155,8 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
         let submitted = store.submit(copy.request, deviceID: deviceID)
         let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
-        state.withLock { $0.transactions.append(transaction) }
-        store.lane.enqueue { [self] in deliver([transaction]) }
+        state.withLock { $0.append(transaction) }
+        store.lane.enqueue { [self] in deliver(transaction) }
         store.lane.enqueue { [store, deviceID] in store.processPayment(submitted.id, deviceID: deviceID) }
     }
 
@@ -162,31 +196,35 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     func handle(_ event: DeviceEvent) {
         switch event {
         case .updated(let updates):
-            deliver(updates.map(object(for:)))
+            if updates.count == 1 {
+                deliver(object(for: updates[0]))
+            } else {
+                deliver(updates.map(object(for:)))
+            }
         case .removed(let ids):
             let removed = take(ids)
             guard !removed.isEmpty else { return }
-            for observer in transactionObservers { observer.paymentQueue(self, removedTransactions: removed) }
+            for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
         case .dropped(let ids):
             _ = take(ids)
         case .restoreFinished:
-            for observer in transactionObservers { observer.paymentQueueRestoreCompletedTransactionsFinished(self) }
+            for observer in observers { observer.paymentQueueRestoreCompletedTransactionsFinished(self) }
         case .restoreFailed(let failure):
-            for observer in transactionObservers {
+            for observer in observers {
                 observer.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure))
             }
         case .entitlementsRevoked(let productIDs):
-            for observer in transactionObservers {
+            for observer in observers {
                 observer.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs)
             }
         case .storefrontChanged:
-            for observer in transactionObservers { observer.paymentQueueDidChangeStorefront(self) }
+            for observer in observers { observer.paymentQueueDidChangeStorefront(self) }
         }
     }
 
     func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
         guard let delegate else { return true }
-        let object = state.withLock { state in state.transactions.first { $0.storeIdentifier == transaction.id } }
+        let object = state.withLock { state in state.transactions.element(withID: transaction.id) }
         return delegate.paymentQueue(
             self,
             shouldContinue: object ?? makeTransaction(transaction),
@@ -194,22 +232,27 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         )
     }
 
+    /// The observers still alive, in the order they were added.
+    private var observers: Observers { state.withLock { $0.liveObservers() } }
+
+    /// Reports a transaction if no observer has heard its current state yet.
+    private func deliver(_ transaction: SKPaymentTransaction) {
+        let observers = state.withLock { state -> Observers in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty, state.markFresh(transaction) else { return .none }
+            return observers
+        }
+        guard !observers.isEmpty else { return }
+        let fresh = [transaction]
+        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+    }
+
     /// Reports the transactions whose current state no observer has heard yet, in one callback per observer.
     private func deliver(_ candidates: [SKPaymentTransaction]) {
-        let (observers, fresh) = state.withLock {
-            state -> ([any SKPaymentTransactionObserver], [SKPaymentTransaction]) in
-            let observers = state.observers.compactMap(\.observer)
-            guard !observers.isEmpty else { return ([], []) }
-            var fresh: [SKPaymentTransaction] = []
-            for transaction in candidates {
-                let current = transaction.transactionState
-                guard state.delivered[transaction.storeIdentifier] != current,
-                    state.transactions.contains(where: { $0 === transaction })
-                else { continue }
-                state.delivered[transaction.storeIdentifier] = current
-                fresh.append(transaction)
-            }
-            return (observers, fresh)
+        let (observers, fresh) = state.withLock { state -> (Observers, [SKPaymentTransaction]) in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty else { return (.none, []) }
+            return (observers, candidates.filter { state.markFresh($0) })
         }
         guard !fresh.isEmpty else { return }
         for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
@@ -217,12 +260,12 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// The queue's object for a store transaction, made and appended if new, brought up to date.
     private func object(for update: DeviceTransaction) -> SKPaymentTransaction {
-        if let existing = state.withLock({ state in state.transactions.first { $0.storeIdentifier == update.id } }) {
+        if let existing = state.withLock({ state in state.transactions.element(withID: update.id) }) {
             existing.apply(update)
             return existing
         }
         let created = makeTransaction(update)
-        state.withLock { $0.transactions.append(created) }
+        state.withLock { $0.append(created) }
         return created
     }
 
@@ -231,15 +274,54 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         return SKPaymentTransaction(update, payment: SKPayment(request: update.payment), original: original)
     }
 
+    /// Removes the transactions with these identifiers and returns them, in queue order.
     private func take(_ ids: [UInt64]) -> [SKPaymentTransaction] {
-        let wanted = Set(ids)
-        return state.withLock { state in
-            let taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
-            state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
-            for id in ids { state.delivered[id] = nil }
+        state.withLock { state in
+            var taken: [SKPaymentTransaction] = []
+            if ids.count == 1 {
+                if let position = state.transactions.position(of: ids[0]) {
+                    taken.append(state.transactions.remove(at: position))
+                }
+            } else {
+                let wanted = Set(ids)
+                taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
+                state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
+            }
+            for transaction in taken {
+                transaction.isQueued = false
+                transaction.deliveredState = nil
+            }
             return taken
         }
     }
+}
+
+/// The observers a callback goes to: most queues have one, which needs no array.
+private enum Observers: Sequence {
+    case none
+    case one(any SKPaymentTransactionObserver)
+    case many([any SKPaymentTransactionObserver])
+
+    var isEmpty: Bool {
+        if case .none = self { return true }
+        return false
+    }
+
+    struct Iterator: IteratorProtocol {
+        let observers: Observers
+        var index = 0
+
+        mutating func next() -> (any SKPaymentTransactionObserver)? {
+            defer { index += 1 }
+            switch observers {
+            case .none: return nil
+            case .one(let observer): return index == 0 ? observer : nil
+            case .many(let all): return index < all.count ? all[index] : nil
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(observers: self) }
 }
 
 /// The queue's face towards its store; held strongly by the queue and weakly by the store.

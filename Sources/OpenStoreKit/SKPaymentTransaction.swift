@@ -25,6 +25,13 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     /// The transaction restored, for restored transactions.
     public let original: SKPaymentTransaction?
 
+    /// Whether the transaction is in its queue's ``SKPaymentQueue/transactions``. Read and written only under the
+    /// queue's lock.
+    var isQueued = false
+    /// The state the queue's observers last heard; `nil` before the first report. Read and written only under the
+    /// queue's lock.
+    var deliveredState: SKPaymentTransactionState?
+
     init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {
         self.storeIdentifier = transaction.id
         self.payment = payment

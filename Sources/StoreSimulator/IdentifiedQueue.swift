@@ -1,10 +1,13 @@
 /// Elements in the order they arrived, each under a 64-bit identifier: what a device's unfinished transactions need.
 ///
 /// Identifiers are found by binary search while they arrive in increasing order (the store allocates them so), and
-/// by a linear search after one arrives out of order; removing an element marks its slot empty and drops empty slots
-/// from both ends, so a queue that is finished in the order it filled stays compact. Finding, changing and removing
-/// one element therefore costs O(log n), appending O(1) amortized, where a plain array costs O(n).
-package struct IdentifiedQueue<Element> {
+/// by a linear search after one arrives out of order; removing an element empties its slot, and empty slots at either
+/// end of the window in use are skipped, so a queue finished in the order it filled stays compact. Finding, changing
+/// and removing one element therefore costs O(log n) and appending O(1) amortized, where a plain array costs O(n).
+///
+/// The storage only grows: slots are reused in place (never removed from the array), which keeps every operation on
+/// the fast, specialized paths of `Array`.
+public struct IdentifiedQueue<Element> {
     @usableFromInline
     struct Slot {
         @usableFromInline var id: UInt64
@@ -17,40 +20,48 @@ package struct IdentifiedQueue<Element> {
         }
     }
 
-    /// The slots from `head` on hold the elements and the empty slots between them; the first and last are full.
+    /// `slots[head..<tail]` is the window in use: the elements and the empty slots between them, its first and last
+    /// slots full. Slots outside it are empty.
     @usableFromInline var slots: [Slot] = []
     @usableFromInline var head = 0
+    @usableFromInline var tail = 0
     @usableFromInline var live = 0
-    /// Whether the identifiers from `head` on increase strictly, so that binary search finds them.
+    /// Whether the identifiers in the window increase strictly, so that binary search finds them.
     @usableFromInline var increasing = true
 
     /// An empty queue.
     @inlinable
-    package init() {}
+    public init() {}
 
     /// How many elements the queue holds.
     @inlinable
-    package var count: Int { live }
+    public var count: Int { live }
 
     /// Whether the queue holds no element.
     @inlinable
-    package var isEmpty: Bool { live == 0 }
+    public var isEmpty: Bool { live == 0 }
 
     /// Adds an element at the end.
     @inlinable
-    package mutating func append(_ element: Element, id: UInt64) {
-        if head < slots.count, slots[slots.count - 1].id >= id { increasing = false }
-        slots.append(Slot(id: id, element: element))
+    public mutating func append(_ element: Element, id: UInt64) {
+        if live > 0, slots[tail - 1].id >= id { increasing = false }
+        if tail == slots.count, head > 0, head >= tail - head { slide() }
+        if tail == slots.count {
+            slots.append(Slot(id: id, element: element))
+        } else {
+            slots[tail] = Slot(id: id, element: element)
+        }
+        tail += 1
         live += 1
     }
 
     /// The position of the element with an identifier (the first one, should two share it), or `nil`.
     @inlinable
-    package func position(of id: UInt64) -> Int? {
+    public func position(of id: UInt64) -> Int? {
         guard live > 0 else { return nil }
         if increasing {
             var low = head
-            var high = slots.count
+            var high = tail
             while low < high {
                 let middle = low + (high - low) / 2
                 let found = slots[middle].id
@@ -60,7 +71,7 @@ package struct IdentifiedQueue<Element> {
             return nil
         }
         var index = head
-        while index < slots.count {
+        while index < tail {
             if slots[index].id == id, slots[index].element != nil { return index }
             index += 1
         }
@@ -69,96 +80,104 @@ package struct IdentifiedQueue<Element> {
 
     /// The element at a position from ``position(of:)``.
     @inlinable
-    package subscript(position: Int) -> Element {
+    public subscript(position: Int) -> Element {
         get { slots[position].element! }
         _modify { yield &slots[position].element! }
     }
 
     /// The element with an identifier, or `nil`.
     @inlinable
-    package func element(withID id: UInt64) -> Element? {
+    public func element(withID id: UInt64) -> Element? {
         position(of: id).map { slots[$0].element! }
     }
 
     /// Removes and returns the element at a position from ``position(of:)``.
     @inlinable
     @discardableResult
-    package mutating func remove(at position: Int) -> Element {
+    public mutating func remove(at position: Int) -> Element {
         let element = slots[position].element.take()!
         live -= 1
-        compact()
+        trim()
         return element
     }
 
     /// Removes every element.
     @inlinable
-    package mutating func removeAll() {
-        slots.removeAll(keepingCapacity: true)
+    public mutating func removeAll() {
+        for index in head..<tail { slots[index].element = nil }
         head = 0
+        tail = 0
         live = 0
         increasing = true
     }
 
     /// Removes the elements that satisfy a predicate, keeping the others in order.
     @inlinable
-    package mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
-        var index = head
-        while index < slots.count {
+    public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
+        for index in head..<tail {
             if let element = slots[index].element, try shouldRemove(element) {
                 slots[index].element = nil
                 live -= 1
             }
-            index += 1
         }
-        compact()
+        trim()
     }
 
     /// Calls a body with every element in order; the body may change them.
     @inlinable
-    package mutating func updateEach(_ body: (inout Element) throws -> Void) rethrows {
-        var index = head
-        while index < slots.count {
-            if slots[index].element != nil { try body(&slots[index].element!) }
-            index += 1
-        }
+    public mutating func updateEach(_ body: (inout Element) throws -> Void) rethrows {
+        for index in head..<tail where slots[index].element != nil { try body(&slots[index].element!) }
     }
 
-    /// Drops empty slots at both ends, and moves the rest to the front once empty slots take half the storage.
+    /// Narrows the window to its first and last elements; once empty slots fill most of it, moves the elements to the
+    /// front of the storage.
     @inlinable
-    mutating func compact() {
-        guard live > 0 else { return removeAll() }
-        while slots[head].element == nil { head += 1 }
-        while slots[slots.count - 1].element == nil { slots.removeLast() }
-        let span = slots.count - head
-        if head >= 32, head >= span {
-            slots.removeSubrange(0..<head)
+    mutating func trim() {
+        guard live > 0 else {
             head = 0
-        } else if span >= 64, span > 2 * live {
-            var kept: [Slot] = []
-            kept.reserveCapacity(live)
-            for slot in slots[head...] where slot.element != nil { kept.append(slot) }
-            slots = kept
-            head = 0
+            tail = 0
+            increasing = true
+            return
         }
+        while slots[head].element == nil { head += 1 }
+        while slots[tail - 1].element == nil { tail -= 1 }
+        if tail - head >= 64, tail - head > 2 * live { slide() }
+    }
+
+    /// Moves the elements to the front of the storage, in order, leaving no empty slot between them.
+    @inlinable
+    mutating func slide() {
+        var kept = 0
+        for index in head..<tail where slots[index].element != nil {
+            if index != kept {
+                slots[kept] = slots[index]
+                slots[index].element = nil
+            }
+            kept += 1
+        }
+        head = 0
+        tail = kept
     }
 }
 
 extension IdentifiedQueue: Sequence {
     /// Iterates over the elements in order.
-    package struct Iterator: IteratorProtocol {
+    public struct Iterator: IteratorProtocol {
         @usableFromInline let slots: [Slot]
         @usableFromInline var index: Int
+        @usableFromInline let end: Int
 
         @inlinable
-        init(slots: [Slot], index: Int) {
+        init(slots: [Slot], index: Int, end: Int) {
             self.slots = slots
             self.index = index
+            self.end = end
         }
 
         /// The next element, or `nil` at the end.
         @inlinable
-        package mutating func next() -> Element? {
-            while index < slots.count {
+        public mutating func next() -> Element? {
+            while index < end {
                 defer { index += 1 }
                 if let element = slots[index].element { return element }
             }
@@ -168,11 +187,11 @@ extension IdentifiedQueue: Sequence {
 
     /// An iterator over the elements in order.
     @inlinable
-    package func makeIterator() -> Iterator { Iterator(slots: slots, index: head) }
+    public func makeIterator() -> Iterator { Iterator(slots: slots, index: head, end: tail) }
 
     /// How many elements the queue holds.
     @inlinable
-    package var underestimatedCount: Int { live }
+    public var underestimatedCount: Int { live }
 }
 
 extension IdentifiedQueue: Sendable where Element: Sendable {}
