@@ -71,7 +71,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    private var endpoint: QueueEndpoint?
+    private let endpoint: QueueEndpoint
 
     /// Creates a queue bound to a store.
     ///
@@ -85,9 +85,9 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         self.store = store
         self.deviceID = deviceID
         self.account = account
+        self.endpoint = QueueEndpoint(store: store, deviceID: deviceID)
         super.init()
-        let endpoint = QueueEndpoint(queue: self, deviceID: deviceID)
-        self.endpoint = endpoint
+        endpoint.queue = self
         let unfinished = store.connect(endpoint, account: account)
         let objects = unfinished.map { makeTransaction($0) }
         state.withLock { state in
@@ -156,8 +156,9 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         let submitted = store.submit(copy.request, deviceID: deviceID)
         let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
         state.withLock { $0.append(transaction) }
-        store.lane.enqueue { [self] in deliver(transaction) }
-        store.lane.enqueue { [store, deviceID] in store.processPayment(submitted.id, deviceID: deviceID) }
+        // Lane items without closures: the queue reports `.purchasing`, then the store decides.
+        store.lane.enqueue(self, LaneOperation.deliver, submitted.id)
+        store.lane.enqueue(endpoint, LaneOperation.process, submitted.id)
     }
 
     /// Finishes a purchased, restored or failed transaction: it leaves the queue and observers hear of it through
@@ -176,7 +177,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             preconditionFailure(message)
         }
-        store.lane.enqueue { [store, deviceID] in store.finish(transaction.storeIdentifier, deviceID: deviceID) }
+        store.lane.enqueue(endpoint, LaneOperation.finish, transaction.storeIdentifier)
     }
 
     /// Restores completed transactions: one new `.restored` transaction per non-consumable and subscription purchase,
@@ -243,6 +244,20 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             return observers
         }
         guard !observers.isEmpty else { return }
+        let fresh = [transaction]
+        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+    }
+
+    /// Reports the queued transaction with an identifier if no observer has heard its current state yet.
+    private func deliver(transactionWithID id: UInt64) {
+        let reported = state.withLock { state -> (Observers, SKPaymentTransaction)? in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty, let transaction = state.transactions.element(withID: id),
+                state.markFresh(transaction)
+            else { return nil }
+            return (observers, transaction)
+        }
+        guard let (observers, transaction) = reported else { return }
         let fresh = [transaction]
         for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
     }
@@ -324,15 +339,44 @@ private enum Observers: Sequence {
     func makeIterator() -> Iterator { Iterator(observers: self) }
 }
 
+extension SKPaymentQueue: LaneTask {
+    /// Runs the queue's lane work: reporting a transaction added with ``add(_:)-(SKPayment)``.
+    package func runOnLane(_ operation: Int, _ id: UInt64) {
+        deliver(transactionWithID: id)
+    }
+}
+
+/// The lane work of a queue and its endpoint.
+private enum LaneOperation {
+    /// The queue reports a transaction just added.
+    static let deliver = 0
+    /// The store decides a transaction just added.
+    static let process = 1
+    /// The store removes a finished transaction.
+    static let finish = 2
+}
+
 /// The queue's face towards its store; held strongly by the queue and weakly by the store.
-private final class QueueEndpoint: StoreDevice, @unchecked Sendable {
-    // @unchecked: `queue` is set once at creation; the queue itself is thread-safe.
+///
+/// It also runs the store's lane work for the queue's transactions (deciding and finishing them): like the closures
+/// this replaces, that work keeps the store alive but not the queue.
+private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
+    // @unchecked: `queue` is set once, by the queue's initializer; the queue itself is thread-safe.
     weak var queue: SKPaymentQueue?
+    let store: SimulatedStore
     let deviceID: String
 
-    init(queue: SKPaymentQueue, deviceID: String) {
-        self.queue = queue
+    init(store: SimulatedStore, deviceID: String) {
+        self.store = store
         self.deviceID = deviceID
+    }
+
+    func runOnLane(_ operation: Int, _ id: UInt64) {
+        if operation == LaneOperation.process {
+            store.processPayment(id, deviceID: deviceID)
+        } else {
+            store.finish(id, deviceID: deviceID)
+        }
     }
 
     func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
