@@ -88,7 +88,8 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         self.endpoint = QueueEndpoint(store: store, deviceID: deviceID)
         super.init()
         endpoint.queue = self
-        let unfinished = store.connect(endpoint, account: account)
+        let (handle, unfinished) = store.connectDevice(endpoint, account: account)
+        endpoint.device = handle
         let objects = unfinished.map { makeTransaction($0) }
         state.withLock { state in
             for object in objects { state.append(object) }
@@ -153,7 +154,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// An unknown product or a quantity outside 1...10 fails the transaction with `SKError.Code.paymentInvalid`.
     public func add(_ payment: SKPayment) {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
-        let submitted = store.submit(copy.request, deviceID: deviceID)
+        let submitted = store.submit(copy.request, on: endpoint.device!)
         let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
         state.withLock { $0.append(transaction) }
         // Lane items without closures: the queue reports `.purchasing`, then the store decides.
@@ -361,8 +362,10 @@ private enum LaneOperation {
 /// It also runs the store's lane work for the queue's transactions (deciding and finishing them): like the closures
 /// this replaces, that work keeps the store alive but not the queue.
 private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
-    // @unchecked: `queue` is set once, by the queue's initializer; the queue itself is thread-safe.
+    // @unchecked: `queue` and `device` are set once, by the queue's initializer; the queue itself is thread-safe.
     weak var queue: SKPaymentQueue?
+    /// The device in the store, set once the queue has connected.
+    var device: DeviceHandle?
     let store: SimulatedStore
     let deviceID: String
 
@@ -372,10 +375,11 @@ private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
     }
 
     func runOnLane(_ operation: Int, _ id: UInt64) {
+        guard let device else { return }
         if operation == LaneOperation.process {
-            store.processPayment(id, deviceID: deviceID)
+            store.processPayment(id, on: device)
         } else {
-            store.finish(id, deviceID: deviceID)
+            store.finish(id, on: device)
         }
     }
 

@@ -8,9 +8,20 @@ extension SimulatedStore {
     /// The store decides it when ``processPayment(_:deviceID:)`` runs; a payment queue enqueues that on the lane right
     /// after the `.purchasing` callback.
     public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
+        submit(request) { $0.device(deviceID) }
+    }
+
+    /// Adds a payment to a connected device's queue, as ``submit(_:deviceID:)`` does.
+    package func submit(_ request: PaymentRequest, on handle: DeviceHandle) -> DeviceTransaction {
+        submit(request) { _ in handle.device }
+    }
+
+    private func submit(_ request: PaymentRequest, device: (inout StoreState) -> StoreState.Device)
+        -> DeviceTransaction
+    {
         state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            state.device(deviceID).append(transaction, startedIn: state.settings.storefront)
+            device(&state).append(transaction, startedIn: state.settings.storefront)
             return transaction
         }
     }
@@ -20,6 +31,15 @@ extension SimulatedStore {
     /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
     /// transaction fails with `.storeProductNotAvailable`.
     public func processPayment(_ transactionID: UInt64, deviceID: String) {
+        processPayment(transactionID) { $0.devices[deviceID] }
+    }
+
+    /// Decides a `.purchasing` transaction of a connected device, as ``processPayment(_:deviceID:)`` does.
+    package func processPayment(_ transactionID: UInt64, on handle: DeviceHandle) {
+        processPayment(transactionID) { _ in handle.device }
+    }
+
+    private func processPayment(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) {
         enum Step {
             case ask(DeviceTransaction, Storefront, any StoreDevice)
             case tell(DeviceTransaction, (any StoreDevice)?)
@@ -27,7 +47,7 @@ extension SimulatedStore {
         let now = clock.now
         // The common case, an unchanged storefront, decides at once; a changed one asks the device outside the lock.
         let step = state.withLock { state -> Step? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID),
+            guard let device = find(state), let index = device.index(of: transactionID),
                 device.queue[index].transaction.state == .purchasing
             else { return nil }
             let storefront = state.settings.storefront
@@ -36,7 +56,7 @@ extension SimulatedStore {
             {
                 return .ask(device.queue[index].transaction, storefront, endpoint)
             }
-            state.decide(at: index, of: device, deviceID: deviceID, now: now)
+            state.decide(at: index, of: device, now: now)
             return .tell(device.queue[index].transaction, device.endpoint.device)
         }
         switch step {
@@ -47,11 +67,9 @@ extension SimulatedStore {
         case .ask(let transaction, let storefront, let endpoint):
             let keepGoing = endpoint.store(self, shouldContinue: transaction, in: storefront)
             let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
-                guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else {
-                    return nil
-                }
+                guard let device = find(state), let index = device.index(of: transactionID) else { return nil }
                 if keepGoing {
-                    state.decide(at: index, of: device, deviceID: deviceID, now: now)
+                    state.decide(at: index, of: device, now: now)
                 } else {
                     device.queue[index].transaction.state = .failed
                     device.queue[index].transaction.failure = StoreFailure(
@@ -72,10 +90,18 @@ extension SimulatedStore {
     /// Returns `false` if the device has no such unfinished transaction (finishing twice is harmless).
     @discardableResult
     public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
+        finish(transactionID) { $0.devices[deviceID] }
+    }
+
+    /// Removes a finished transaction from a connected device's queue, as ``finish(_:deviceID:)`` does.
+    @discardableResult
+    package func finish(_ transactionID: UInt64, on handle: DeviceHandle) -> Bool {
+        finish(transactionID) { _ in handle.device }
+    }
+
+    private func finish(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) -> Bool {
         let (found, endpoint) = state.withLock { state -> (Bool, (any StoreDevice)?) in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else {
-                return (false, nil)
-            }
+            guard let device = find(state), let index = device.index(of: transactionID) else { return (false, nil) }
             let finished = device.queue.remove(at: index).transaction
             if state.retention == .receiptOnly, let recordID = finished.recordID {
                 state.dropFinishedRecord(recordID)
@@ -94,7 +120,7 @@ extension SimulatedStore {
     public func restore(deviceID: String, applicationUsername: String?) {
         let now = clock.now
         let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
-            let device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
+            let device = state.devices[deviceID] ?? StoreState.Device(id: deviceID, account: Self.defaultAccount)
             if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.endpoint) }
             if !state.settings.paymentsAllowed {
                 return (
@@ -139,17 +165,17 @@ extension SimulatedStore {
 extension StoreState {
     /// Decides the purchasing transaction at a position of a device's queue, in place; it no longer needs the
     /// storefront it started in.
-    mutating func decide(at index: Int, of device: Device, deviceID: String, now: Date) {
-        decide(&device.queue[index].transaction, deviceID: deviceID, account: device.account, now: now)
+    mutating func decide(at index: Int, of device: Device, now: Date) {
+        decide(&device.queue[index].transaction, deviceID: device.id, account: device.account, now: now)
         device.queue[index].startedIn = nil
     }
 
     /// Drops a finished transaction's record from the history if it was a consumable or failed purchase (for
     /// `.receiptOnly`) and no other unfinished transaction reports it.
     mutating func dropFinishedRecord(_ recordID: UInt64) {
-        guard let record = records[recordID], record.productType == .consumable || record.state == .failed else {
-            return
-        }
+        guard let position = records.index(forKey: recordID),
+            records.values[position].productType == .consumable || records.values[position].state == .failed
+        else { return }
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
             let reported = devices.values.contains { device in
                 device.queue.contains { $0.transaction.recordID == recordID }
@@ -157,7 +183,7 @@ extension StoreState {
             guard !reported else { return }
             sharedRecordIDs.remove(recordID)
         }
-        records[recordID] = nil
+        records.remove(at: position)
     }
 
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
@@ -172,7 +198,7 @@ extension StoreState {
         guard settings.paymentsAllowed else {
             return reject(.paymentNotAllowed, "this device may not make payments")
         }
-        guard let product = configuration.catalog.product(request.productID) else {
+        guard let product = product(request.productID) else {
             return reject(.paymentInvalid, "no product has identifier \(request.productID) in the store's catalog")
         }
         guard PaymentRequest.quantityRange.contains(request.quantity) else {
@@ -181,19 +207,25 @@ extension StoreState {
         guard !request.hasRequestData else {
             return reject(.unauthorizedRequestData, "payments may not carry requestData")
         }
-        var record = TransactionRecord(
-            id: transaction.id,
-            account: account,
-            productID: product.id,
-            productType: product.type,
-            quantity: request.quantity,
-            state: .failed,
-            purchaseDate: now,
-            applicationUsername: request.applicationUsername,
-            deviceID: deviceID
-        )
-        transaction.recordID = transaction.id
+        // A purchase that is not granted is recorded as it stands (failed or deferred); a granted one gets its record
+        // from `grant`, so this one is only built when needed.
+        let recordID = transaction.id
+        func unsettledRecord() -> TransactionRecord {
+            TransactionRecord(
+                id: recordID,
+                account: account,
+                productID: product.id,
+                productType: product.type,
+                quantity: request.quantity,
+                state: .failed,
+                purchaseDate: now,
+                applicationUsername: request.applicationUsername,
+                deviceID: deviceID
+            )
+        }
+        transaction.recordID = recordID
         func fail(_ failure: StoreFailure, issue: Bool = false) {
+            var record = unsettledRecord()
             record.failure = failure
             record.hasPurchaseIssue = issue
             records[record.id] = record
@@ -229,6 +261,7 @@ extension StoreState {
                 issue: true
             )
         case .askToBuy:
+            var record = unsettledRecord()
             record.state = .deferred
             record.pendingAskToBuyConfirmation = true
             records[record.id] = record

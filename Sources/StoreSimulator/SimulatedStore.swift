@@ -210,12 +210,20 @@ public final class SimulatedStore: Sendable {
     public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
         -> [DeviceTransaction]
     {
+        connectDevice(device, account: account).unfinished
+    }
+
+    /// Connects a device as ``connect(_:account:)`` does, and also returns its handle.
+    package func connectDevice(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
+        -> (handle: DeviceHandle, unfinished: [DeviceTransaction])
+    {
         state.withLock { state in
-            let record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
+            let record =
+                state.devices[device.deviceID] ?? StoreState.Device(id: device.deviceID, account: account)
             record.account = account
             record.endpoint = WeakDevice(device: device)
             state.devices[device.deviceID] = record
-            return record.unfinished
+            return (DeviceHandle(device: record), record.unfinished)
         }
     }
 
