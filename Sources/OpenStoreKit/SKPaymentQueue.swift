@@ -199,14 +199,18 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         switch event {
         case .updated(let updates):
             if updates.count == 1 {
-                deliver(object(for: updates[0]))
+                handleUpdate(updates[0])
             } else {
                 deliver(updates.map(object(for:)))
             }
         case .removed(let ids):
-            let removed = take(ids)
-            guard !removed.isEmpty else { return }
-            for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
+            if ids.count == 1 {
+                handleRemoval(ids[0])
+            } else {
+                let removed = take(ids)
+                guard !removed.isEmpty else { return }
+                for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
+            }
         case .dropped(let ids):
             _ = take(ids)
         case .restoreFinished:
@@ -222,6 +226,18 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         case .storefrontChanged:
             for observer in observers { observer.paymentQueueDidChangeStorefront(self) }
         }
+    }
+
+    /// Handles `.updated([update])`.
+    func handleUpdate(_ update: DeviceTransaction) {
+        deliver(object(for: update))
+    }
+
+    /// Handles `.removed([id])`.
+    func handleRemoval(_ id: UInt64) {
+        let removed = take(id)
+        guard !removed.isEmpty else { return }
+        for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
     }
 
     func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
@@ -292,22 +308,23 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Removes the transactions with these identifiers and returns them, in queue order.
     private func take(_ ids: [UInt64]) -> [SKPaymentTransaction] {
-        state.withLock { state in
-            var taken: [SKPaymentTransaction] = []
-            if ids.count == 1 {
-                if let position = state.transactions.position(of: ids[0]) {
-                    taken.append(state.transactions.remove(at: position))
-                }
-            } else {
-                let wanted = Set(ids)
-                taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
-                state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
-            }
-            for transaction in taken {
-                transaction.isQueued = false
-                transaction.deliveredState = nil
-            }
+        if ids.count == 1 { return take(ids[0]) }
+        let wanted = Set(ids)
+        return state.withLock { state in
+            let taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
+            state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
+            for transaction in taken { transaction.leaveQueue() }
             return taken
+        }
+    }
+
+    /// Removes the transaction with an identifier and returns it alone, or nothing.
+    private func take(_ id: UInt64) -> [SKPaymentTransaction] {
+        state.withLock { state in
+            guard let position = state.transactions.position(of: id) else { return [] }
+            let transaction = state.transactions.remove(at: position)
+            transaction.leaveQueue()
+            return [transaction]
         }
     }
 }
@@ -385,6 +402,14 @@ private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
 
     func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
         queue?.handle(event)
+    }
+
+    func store(_ store: SimulatedStore, didUpdate transaction: DeviceTransaction) {
+        queue?.handleUpdate(transaction)
+    }
+
+    func store(_ store: SimulatedStore, didRemove transactionID: UInt64) {
+        queue?.handleRemoval(transactionID)
     }
 
     func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)

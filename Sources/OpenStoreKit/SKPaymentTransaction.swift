@@ -32,6 +32,12 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     /// queue's lock.
     var deliveredState: SKPaymentTransactionState?
 
+    /// Marks the transaction as no longer in its queue. Call under the queue's lock.
+    func leaveQueue() {
+        isQueued = false
+        deliveredState = nil
+    }
+
     init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {
         self.storeIdentifier = transaction.id
         self.payment = payment

@@ -63,7 +63,7 @@ extension SimulatedStore {
         case nil:
             return
         case .tell(let decided, let endpoint):
-            endpoint?.store(self, didProduce: .updated([decided]))
+            endpoint?.store(self, didUpdate: decided)
         case .ask(let transaction, let storefront, let endpoint):
             let keepGoing = endpoint.store(self, shouldContinue: transaction, in: storefront)
             let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
@@ -81,7 +81,7 @@ extension SimulatedStore {
                 return (device.queue[index].transaction, device.endpoint.device)
             }
             guard let (decided, endpointNow) = update, let device = endpointNow else { return }
-            device.store(self, didProduce: .updated([decided]))
+            device.store(self, didUpdate: decided)
         }
     }
 
@@ -109,7 +109,7 @@ extension SimulatedStore {
             return (true, device.endpoint.device)
         }
         guard found else { return false }
-        endpoint?.store(self, didProduce: .removed([transactionID]))
+        endpoint?.store(self, didRemove: transactionID)
         return true
     }
 
