@@ -39,17 +39,8 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         var programmingErrorHandler: (@Sendable (String) -> Void)?
 
         mutating func append(_ transaction: SKPaymentTransaction) {
-            transaction.isQueued = true
+            transaction.joinQueue()
             transactions.append(transaction, id: transaction.storeIdentifier)
-        }
-
-        /// Whether observers have yet to hear a queued transaction's current state; if so, it counts as heard from
-        /// now.
-        func markFresh(_ transaction: SKPaymentTransaction) -> Bool {
-            let current = transaction.transactionState
-            guard transaction.isQueued, transaction.deliveredState != current else { return false }
-            transaction.deliveredState = current
-            return true
         }
 
         /// The observers still alive, in the order they were added.
@@ -209,22 +200,18 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             } else {
                 let removed = take(ids)
                 guard !removed.isEmpty else { return }
-                for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
+                observers.callEach { $0.paymentQueue(self, removedTransactions: removed) }
             }
         case .dropped(let ids):
             _ = take(ids)
         case .restoreFinished:
-            for observer in observers { observer.paymentQueueRestoreCompletedTransactionsFinished(self) }
+            observers.callEach { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
         case .restoreFailed(let failure):
-            for observer in observers {
-                observer.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure))
-            }
+            observers.callEach { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure)) }
         case .entitlementsRevoked(let productIDs):
-            for observer in observers {
-                observer.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs)
-            }
+            observers.callEach { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs) }
         case .storefrontChanged:
-            for observer in observers { observer.paymentQueueDidChangeStorefront(self) }
+            observers.callEach { $0.paymentQueueDidChangeStorefront(self) }
         }
     }
 
@@ -235,9 +222,14 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Handles `.removed([id])`.
     func handleRemoval(_ id: UInt64) {
-        let removed = take(id)
-        guard !removed.isEmpty else { return }
-        for observer in observers { observer.paymentQueue(self, removedTransactions: removed) }
+        let removed = state.withLock { state -> SKPaymentTransaction? in
+            guard let position = state.transactions.position(of: id) else { return nil }
+            let transaction = state.transactions.remove(at: position)
+            transaction.leaveQueue()
+            return transaction
+        }
+        guard let removed else { return }
+        report(removed, to: observers, removed: true)
     }
 
     func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
@@ -257,12 +249,11 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func deliver(_ transaction: SKPaymentTransaction) {
         let observers = state.withLock { state -> Observers in
             let observers = state.liveObservers()
-            guard !observers.isEmpty, state.markFresh(transaction) else { return .none }
+            guard !observers.isEmpty, transaction.markFresh() else { return .none }
             return observers
         }
         guard !observers.isEmpty else { return }
-        let fresh = [transaction]
-        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+        report(transaction, to: observers, removed: false)
     }
 
     /// Reports the queued transaction with an identifier if no observer has heard its current state yet.
@@ -270,13 +261,24 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         let reported = state.withLock { state -> (Observers, SKPaymentTransaction)? in
             let observers = state.liveObservers()
             guard !observers.isEmpty, let transaction = state.transactions.element(withID: id),
-                state.markFresh(transaction)
+                transaction.markFresh()
             else { return nil }
             return (observers, transaction)
         }
         guard let (observers, transaction) = reported else { return }
-        let fresh = [transaction]
-        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+        report(transaction, to: observers, removed: false)
+    }
+
+    /// Tells observers about one transaction, updated or removed.
+    private func report(_ transaction: SKPaymentTransaction, to observers: Observers, removed: Bool) {
+        let list = [transaction]
+        observers.callEach { observer in
+            if removed {
+                observer.paymentQueue(self, removedTransactions: list)
+            } else {
+                observer.paymentQueue(self, updatedTransactions: list)
+            }
+        }
     }
 
     /// Reports the transactions whose current state no observer has heard yet, in one callback per observer.
@@ -284,10 +286,10 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         let (observers, fresh) = state.withLock { state -> (Observers, [SKPaymentTransaction]) in
             let observers = state.liveObservers()
             guard !observers.isEmpty else { return (.none, []) }
-            return (observers, candidates.filter { state.markFresh($0) })
+            return (observers, candidates.filter { $0.markFresh() })
         }
         guard !fresh.isEmpty else { return }
-        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+        observers.callEach { $0.paymentQueue(self, updatedTransactions: fresh) }
     }
 
     /// The queue's object for a store transaction, made and appended if new, brought up to date.
@@ -330,7 +332,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 }
 
 /// The observers a callback goes to: most queues have one, which needs no array.
-private enum Observers: Sequence {
+private enum Observers {
     case none
     case one(any SKPaymentTransactionObserver)
     case many([any SKPaymentTransactionObserver])
@@ -340,21 +342,17 @@ private enum Observers: Sequence {
         return false
     }
 
-    struct Iterator: IteratorProtocol {
-        let observers: Observers
-        var index = 0
-
-        mutating func next() -> (any SKPaymentTransactionObserver)? {
-            defer { index += 1 }
-            switch observers {
-            case .none: return nil
-            case .one(let observer): return index == 0 ? observer : nil
-            case .many(let all): return index < all.count ? all[index] : nil
-            }
+    /// Calls a body with each observer, in order.
+    func callEach(_ body: (any SKPaymentTransactionObserver) -> Void) {
+        switch self {
+        case .none:
+            break
+        case .one(let observer):
+            body(observer)
+        case .many(let all):
+            for observer in all { body(observer) }
         }
     }
-
-    func makeIterator() -> Iterator { Iterator(observers: self) }
 }
 
 extension SKPaymentQueue: LaneTask {
@@ -419,10 +417,15 @@ private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
     }
 }
 
-/// A weak reference to an observer.
-private struct WeakObserver: @unchecked Sendable {
+/// A weak reference to an observer. A class, so that reading the reference loads it in place: a struct in an array
+/// would be copied first, which copies and then destroys the weak reference.
+private final class WeakObserver: @unchecked Sendable {
     // @unchecked: observers are app objects StoreKit calls on one queue; the queue calls them only on its store's lane.
-    weak var observer: (any SKPaymentTransactionObserver)?
+    weak let observer: (any SKPaymentTransactionObserver)?
+
+    init(observer: any SKPaymentTransactionObserver) {
+        self.observer = observer
+    }
 }
 
 /// A weak reference to a delegate.

@@ -13,6 +13,10 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
         var state: SKPaymentTransactionState
         var transactionDate: Date?
         var error: SKError?
+        /// Whether the transaction is in its queue's ``SKPaymentQueue/transactions``.
+        var isQueued = false
+        /// The state the queue's observers last heard; `nil` before the first report.
+        var deliveredState: SKPaymentTransactionState?
     }
 
     /// The store's identifier for this transaction, in every state (``transactionIdentifier`` shows it only once
@@ -25,17 +29,27 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     /// The transaction restored, for restored transactions.
     public let original: SKPaymentTransaction?
 
-    /// Whether the transaction is in its queue's ``SKPaymentQueue/transactions``. Read and written only under the
-    /// queue's lock.
-    var isQueued = false
-    /// The state the queue's observers last heard; `nil` before the first report. Read and written only under the
-    /// queue's lock.
-    var deliveredState: SKPaymentTransactionState?
+    /// Marks the transaction as in its queue. Call under the queue's lock.
+    func joinQueue() {
+        snapshot.withLock { $0.isQueued = true }
+    }
 
     /// Marks the transaction as no longer in its queue. Call under the queue's lock.
     func leaveQueue() {
-        isQueued = false
-        deliveredState = nil
+        snapshot.withLock {
+            $0.isQueued = false
+            $0.deliveredState = nil
+        }
+    }
+
+    /// Whether the transaction is in its queue and its observers have yet to hear its current state; if so, the state
+    /// counts as heard from now. Call under the queue's lock.
+    func markFresh() -> Bool {
+        snapshot.withLock { snapshot in
+            guard snapshot.isQueued, snapshot.deliveredState != snapshot.state else { return false }
+            snapshot.deliveredState = snapshot.state
+            return true
+        }
     }
 
     init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {

@@ -49,7 +49,8 @@ public struct IdentifiedQueue<Element> {
         if tail == slots.count {
             slots.append(Slot(id: id, element: element))
         } else {
-            slots[tail] = Slot(id: id, element: element)
+            slots[tail].id = id
+            slots[tail].element = element
         }
         tail += 1
         live += 1

@@ -40,7 +40,7 @@ public final class StoreLane: Sendable {
         var tail = 0
         var draining = false
 
-        mutating func append(_ item: Item) {
+        mutating func append(_ item: consuming Item) {
             if tail == items.count, head > 0, head >= tail - head {
                 // Move the waiting items to the front rather than grow.
                 for index in head..<tail {
@@ -76,12 +76,15 @@ public final class StoreLane: Sendable {
         enqueue(.task(target, operation, id))
     }
 
-    private func enqueue(_ item: Item) {
+    private func enqueue(_ item: consuming Item) {
         outstanding.add(1, ordering: .sequentiallyConsistent)
         switch mode {
         case .manual:
-            manual.withLock { $0.append(item) }
+            // Moved, not copied, into the lane: copying would retain the item's object once more.
+            var moving: Item? = consume item
+            manual.withLock { $0.append(moving.take()!) }
         case .dispatch(let queue):
+            let item = copy item
             queue.async {
                 item.run()
                 self.outstanding.subtract(1, ordering: .sequentiallyConsistent)
