@@ -145,12 +145,12 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// An unknown product or a quantity outside 1...10 fails the transaction with `SKError.Code.paymentInvalid`.
     public func add(_ payment: SKPayment) {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
-        let submitted = store.submit(copy.request, on: endpoint.device!)
-        let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
+        let id = store.submit(copy.request, on: endpoint.device!)
+        let transaction = SKPaymentTransaction(purchasing: id, payment: copy)
         state.withLock { $0.append(transaction) }
         // Lane items without closures: the queue reports `.purchasing`, then the store decides.
-        store.lane.enqueue(self, LaneOperation.deliver, submitted.id)
-        store.lane.enqueue(endpoint, LaneOperation.process, submitted.id)
+        store.lane.enqueue(self, LaneOperation.deliver, id)
+        store.lane.enqueue(endpoint, LaneOperation.process, id)
     }
 
     /// Finishes a purchased, restored or failed transaction: it leaves the queue and observers hear of it through

@@ -61,6 +61,14 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
         apply(transaction)
     }
 
+    /// A transaction just added to its store: `.purchasing`, with no date and no error.
+    init(purchasing id: UInt64, payment: SKPayment) {
+        self.storeIdentifier = id
+        self.payment = payment
+        self.original = nil
+        self.snapshot = Mutex(Snapshot(state: .purchasing))
+    }
+
     init(original record: TransactionRecord) {
         self.storeIdentifier = record.id
         self.payment = SKPayment(

@@ -102,6 +102,14 @@ public struct IdentifiedQueue<Element> {
         return element
     }
 
+    /// Removes the element at a position from ``position(of:)``, destroying it in place.
+    @inlinable
+    public mutating func discard(at position: Int) {
+        slots[position].element = nil
+        live -= 1
+        trim()
+    }
+
     /// Removes every element.
     @inlinable
     public mutating func removeAll() {

@@ -8,21 +8,23 @@ extension SimulatedStore {
     /// The store decides it when ``processPayment(_:deviceID:)`` runs; a payment queue enqueues that on the lane right
     /// after the `.purchasing` callback.
     public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
-        submit(request) { $0.device(deviceID) }
-    }
-
-    /// Adds a payment to a connected device's queue, as ``submit(_:deviceID:)`` does.
-    package func submit(_ request: PaymentRequest, on handle: DeviceHandle) -> DeviceTransaction {
-        submit(request) { _ in handle.device }
-    }
-
-    private func submit(_ request: PaymentRequest, device: (inout StoreState) -> StoreState.Device)
-        -> DeviceTransaction
-    {
         state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            device(&state).append(transaction, startedIn: state.settings.storefront)
+            state.device(deviceID).append(transaction, startedIn: state.settings.storefront)
             return transaction
+        }
+    }
+
+    /// Adds a payment to a connected device's queue, as ``submit(_:deviceID:)`` does, and returns the identifier of
+    /// its transaction (which is `.purchasing`, with no date and no failure).
+    package func submit(_ request: PaymentRequest, on handle: DeviceHandle) -> UInt64 {
+        state.withLock { state in
+            let id = state.allocateTransactionID()
+            handle.device.append(
+                DeviceTransaction(id: id, payment: request, state: .purchasing),
+                startedIn: state.settings.storefront
+            )
+            return id
         }
     }
 
@@ -40,49 +42,47 @@ extension SimulatedStore {
     }
 
     private func processPayment(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) {
-        enum Step {
-            case ask(DeviceTransaction, Storefront, any StoreDevice)
-            case tell(DeviceTransaction, (any StoreDevice)?)
-        }
         let now = clock.now
+        // Results are written to these rather than returned, which would move the transaction through a result value.
+        var decided: DeviceTransaction?
+        var endpoint: (any StoreDevice)?
+        var storefrontChange: Storefront?
         // The common case, an unchanged storefront, decides at once; a changed one asks the device outside the lock.
-        let step = state.withLock { state -> Step? in
+        state.withLock { state in
             guard let device = find(state), let index = device.index(of: transactionID),
                 device.queue[index].transaction.state == .purchasing
-            else { return nil }
+            else { return }
             let storefront = state.settings.storefront
-            if let startedIn = device.queue[index].startedIn, startedIn != storefront,
-                let endpoint = device.endpoint.device
-            {
-                return .ask(device.queue[index].transaction, storefront, endpoint)
+            endpoint = device.endpoint.device
+            if let startedIn = device.queue[index].startedIn, startedIn != storefront, endpoint != nil {
+                storefrontChange = storefront
+            } else {
+                state.decide(at: index, of: device, now: now)
             }
-            state.decide(at: index, of: device, now: now)
-            return .tell(device.queue[index].transaction, device.endpoint.device)
+            decided = device.queue[index].transaction
         }
-        switch step {
-        case nil:
+        guard let transaction = decided else { return }
+        guard let storefront = storefrontChange, let asked = endpoint else {
+            endpoint?.store(self, didUpdate: transaction)
             return
-        case .tell(let decided, let endpoint):
-            endpoint?.store(self, didUpdate: decided)
-        case .ask(let transaction, let storefront, let endpoint):
-            let keepGoing = endpoint.store(self, shouldContinue: transaction, in: storefront)
-            let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
-                guard let device = find(state), let index = device.index(of: transactionID) else { return nil }
-                if keepGoing {
-                    state.decide(at: index, of: device, now: now)
-                } else {
-                    device.queue[index].transaction.state = .failed
-                    device.queue[index].transaction.failure = StoreFailure(
-                        .storeProductNotAvailable,
-                        "the storefront changed to \(storefront) while the purchase was in progress"
-                    )
-                    device.queue[index].startedIn = nil
-                }
-                return (device.queue[index].transaction, device.endpoint.device)
-            }
-            guard let (decided, endpointNow) = update, let device = endpointNow else { return }
-            device.store(self, didUpdate: decided)
         }
+        let keepGoing = asked.store(self, shouldContinue: transaction, in: storefront)
+        let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
+            guard let device = find(state), let index = device.index(of: transactionID) else { return nil }
+            if keepGoing {
+                state.decide(at: index, of: device, now: now)
+            } else {
+                device.queue[index].transaction.state = .failed
+                device.queue[index].transaction.failure = StoreFailure(
+                    .storeProductNotAvailable,
+                    "the storefront changed to \(storefront) while the purchase was in progress"
+                )
+                device.queue[index].startedIn = nil
+            }
+            return (device.queue[index].transaction, device.endpoint.device)
+        }
+        guard let (changed, endpointNow) = update, let device = endpointNow else { return }
+        device.store(self, didUpdate: changed)
     }
 
     /// Removes a finished transaction from a device's queue and tells the device. Call on the lane.
@@ -102,8 +102,9 @@ extension SimulatedStore {
     private func finish(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) -> Bool {
         let (found, endpoint) = state.withLock { state -> (Bool, (any StoreDevice)?) in
             guard let device = find(state), let index = device.index(of: transactionID) else { return (false, nil) }
-            let finished = device.queue.remove(at: index).transaction
-            if state.retention == .receiptOnly, let recordID = finished.recordID {
+            let recordID = device.queue[index].transaction.recordID
+            device.queue.discard(at: index)
+            if state.retention == .receiptOnly, let recordID {
                 state.dropFinishedRecord(recordID)
             }
             return (true, device.endpoint.device)
