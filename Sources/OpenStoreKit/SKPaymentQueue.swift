@@ -32,15 +32,38 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     private struct State {
         var observers: [WeakObserver] = []
-        var transactions: [SKPaymentTransaction] = []
-        var delivered: [UInt64: SKPaymentTransactionState] = [:]
+        /// The unfinished transactions in arrival order, found by store identifier. Each one also keeps, under this
+        /// lock, the state observers last heard of it.
+        var transactions = IdentifiedQueue<SKPaymentTransaction>()
         var delegate = WeakDelegate()
         var programmingErrorHandler: (@Sendable (String) -> Void)?
         var finishHook: (@Sendable (SKPaymentTransaction) -> Void)?
+
+        mutating func append(_ transaction: SKPaymentTransaction) {
+            transaction.joinQueue()
+            transactions.append(transaction, id: transaction.storeIdentifier)
+        }
+
+        /// The observers still alive, in the order they were added.
+        func liveObservers() -> Observers {
+            var first: (any SKPaymentTransactionObserver)?
+            var all: [any SKPaymentTransactionObserver] = []
+            for entry in observers {
+                guard let observer = entry.observer else { continue }
+                guard let earlier = first else {
+                    first = observer
+                    continue
+                }
+                if all.isEmpty { all.append(earlier) }
+                all.append(observer)
+            }
+            if !all.isEmpty { return .many(all) }
+            return first.map { .one($0) } ?? .none
+        }
     }
 
     private let state = Mutex(State())
-    private var endpoint: QueueEndpoint?
+    private let endpoint: QueueEndpoint
 
     /// Creates a queue bound to a store.
     ///
@@ -54,12 +77,15 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         self.store = store
         self.deviceID = deviceID
         self.account = account
+        self.endpoint = QueueEndpoint(store: store, deviceID: deviceID)
         super.init()
-        let endpoint = QueueEndpoint(queue: self, deviceID: deviceID)
-        self.endpoint = endpoint
-        let unfinished = store.connect(endpoint, account: account)
+        endpoint.queue = self
+        let (handle, unfinished) = store.connectDevice(endpoint, account: account)
+        endpoint.device = handle
         let objects = unfinished.map { makeTransaction($0) }
-        state.withLock { $0.transactions = objects }
+        state.withLock { state in
+            for object in objects { state.append(object) }
+        }
         for transaction in unfinished where transaction.state == .purchasing {
             store.lane.enqueue { [store] in store.processPayment(transaction.id, deviceID: deviceID) }
         }
@@ -106,7 +132,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     /// The unfinished transactions, in the order they arrived.
-    public var transactions: [SKPaymentTransaction] { state.withLock { $0.transactions } }
+    public var transactions: [SKPaymentTransaction] { state.withLock { Array($0.transactions) } }
 
     /// Adds an observer (held weakly). Transactions not yet reported to any observer are reported to it.
     public func add(_ observer: any SKPaymentTransactionObserver) {
@@ -134,12 +160,13 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// on another thread can tell its own transaction from others when the callbacks come.
     package func add(_ payment: SKPayment, registering register: ((SKPaymentTransaction) -> Void)?) {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
-        let submitted = store.submit(copy.request, deviceID: deviceID)
-        let transaction = SKPaymentTransaction(submitted, payment: copy, original: nil)
+        let id = store.submit(copy.request, on: endpoint.device!)
+        let transaction = SKPaymentTransaction(purchasing: id, payment: copy)
         register?(transaction)
-        state.withLock { $0.transactions.append(transaction) }
-        store.lane.enqueue { [self] in deliver([transaction]) }
-        store.lane.enqueue { [store, deviceID] in store.processPayment(submitted.id, deviceID: deviceID) }
+        state.withLock { $0.append(transaction) }
+        // Lane items without closures: the queue reports `.purchasing`, then the store decides.
+        store.lane.enqueue(self, LaneOperation.deliver, id)
+        store.lane.enqueue(endpoint, LaneOperation.process, id)
     }
 
     /// Finishes a purchased, restored or failed transaction: it leaves the queue and observers hear of it through
@@ -159,7 +186,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             preconditionFailure(message)
         }
-        store.lane.enqueue { [store, deviceID] in store.finish(transaction.storeIdentifier, deviceID: deviceID) }
+        store.lane.enqueue(endpoint, LaneOperation.finish, transaction.storeIdentifier)
     }
 
     /// Restores completed transactions: one new `.restored` transaction per non-consumable and subscription purchase,
@@ -179,31 +206,52 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     func handle(_ event: DeviceEvent) {
         switch event {
         case .updated(let updates):
-            deliver(updates.map(object(for:)))
+            if updates.count == 1 {
+                handleUpdate(updates[0])
+            } else {
+                deliver(updates.map(object(for:)))
+            }
         case .removed(let ids):
-            let removed = take(ids)
-            guard !removed.isEmpty else { return }
-            for observer in transactionObservers { observer.paymentQueue(self, removedTransactions: removed) }
+            if ids.count == 1 {
+                handleRemoval(ids[0])
+            } else {
+                let removed = take(ids)
+                guard !removed.isEmpty else { return }
+                observers.callEach { $0.paymentQueue(self, removedTransactions: removed) }
+            }
         case .dropped(let ids):
             _ = take(ids)
         case .restoreFinished:
-            for observer in transactionObservers { observer.paymentQueueRestoreCompletedTransactionsFinished(self) }
+            observers.callEach { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
         case .restoreFailed(let failure):
-            for observer in transactionObservers {
-                observer.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure))
-            }
+            observers.callEach { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure)) }
         case .entitlementsRevoked(let productIDs):
-            for observer in transactionObservers {
-                observer.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs)
-            }
+            observers.callEach { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs) }
         case .storefrontChanged:
-            for observer in transactionObservers { observer.paymentQueueDidChangeStorefront(self) }
+            observers.callEach { $0.paymentQueueDidChangeStorefront(self) }
         }
+    }
+
+    /// Handles `.updated([update])`.
+    func handleUpdate(_ update: DeviceTransaction) {
+        deliver(object(for: update))
+    }
+
+    /// Handles `.removed([id])`.
+    func handleRemoval(_ id: UInt64) {
+        let removed = state.withLock { state -> SKPaymentTransaction? in
+            guard let position = state.transactions.position(of: id) else { return nil }
+            let transaction = state.transactions.remove(at: position)
+            transaction.leaveQueue()
+            return transaction
+        }
+        guard let removed else { return }
+        report(removed, to: observers, removed: true)
     }
 
     func shouldContinue(_ transaction: DeviceTransaction, in storefront: Storefront) -> Bool {
         guard let delegate else { return true }
-        let object = state.withLock { state in state.transactions.first { $0.storeIdentifier == transaction.id } }
+        let object = state.withLock { state in state.transactions.element(withID: transaction.id) }
         return delegate.paymentQueue(
             self,
             shouldContinue: object ?? makeTransaction(transaction),
@@ -211,35 +259,64 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         )
     }
 
+    /// The observers still alive, in the order they were added.
+    private var observers: Observers { state.withLock { $0.liveObservers() } }
+
+    /// Reports a transaction if no observer has heard its current state yet.
+    private func deliver(_ transaction: SKPaymentTransaction) {
+        let observers = state.withLock { state -> Observers in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty, transaction.markFresh() else { return .none }
+            return observers
+        }
+        guard !observers.isEmpty else { return }
+        report(transaction, to: observers, removed: false)
+    }
+
+    /// Reports the queued transaction with an identifier if no observer has heard its current state yet.
+    private func deliver(transactionWithID id: UInt64) {
+        let reported = state.withLock { state -> (Observers, SKPaymentTransaction)? in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty, let transaction = state.transactions.element(withID: id),
+                transaction.markFresh()
+            else { return nil }
+            return (observers, transaction)
+        }
+        guard let (observers, transaction) = reported else { return }
+        report(transaction, to: observers, removed: false)
+    }
+
+    /// Tells observers about one transaction, updated or removed.
+    private func report(_ transaction: SKPaymentTransaction, to observers: Observers, removed: Bool) {
+        let list = [transaction]
+        observers.callEach { observer in
+            if removed {
+                observer.paymentQueue(self, removedTransactions: list)
+            } else {
+                observer.paymentQueue(self, updatedTransactions: list)
+            }
+        }
+    }
+
     /// Reports the transactions whose current state no observer has heard yet, in one callback per observer.
     private func deliver(_ candidates: [SKPaymentTransaction]) {
-        let (observers, fresh) = state.withLock {
-            state -> ([any SKPaymentTransactionObserver], [SKPaymentTransaction]) in
-            let observers = state.observers.compactMap(\.observer)
-            guard !observers.isEmpty else { return ([], []) }
-            var fresh: [SKPaymentTransaction] = []
-            for transaction in candidates {
-                let current = transaction.transactionState
-                guard state.delivered[transaction.storeIdentifier] != current,
-                    state.transactions.contains(where: { $0 === transaction })
-                else { continue }
-                state.delivered[transaction.storeIdentifier] = current
-                fresh.append(transaction)
-            }
-            return (observers, fresh)
+        let (observers, fresh) = state.withLock { state -> (Observers, [SKPaymentTransaction]) in
+            let observers = state.liveObservers()
+            guard !observers.isEmpty else { return (.none, []) }
+            return (observers, candidates.filter { $0.markFresh() })
         }
         guard !fresh.isEmpty else { return }
-        for observer in observers { observer.paymentQueue(self, updatedTransactions: fresh) }
+        observers.callEach { $0.paymentQueue(self, updatedTransactions: fresh) }
     }
 
     /// The queue's object for a store transaction, made and appended if new, brought up to date.
     private func object(for update: DeviceTransaction) -> SKPaymentTransaction {
-        if let existing = state.withLock({ state in state.transactions.first { $0.storeIdentifier == update.id } }) {
+        if let existing = state.withLock({ state in state.transactions.element(withID: update.id) }) {
             existing.apply(update)
             return existing
         }
         let created = makeTransaction(update)
-        state.withLock { $0.transactions.append(created) }
+        state.withLock { $0.append(created) }
         return created
     }
 
@@ -248,30 +325,106 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         return SKPaymentTransaction(update, payment: SKPayment(request: update.payment), original: original)
     }
 
+    /// Removes the transactions with these identifiers and returns them, in queue order.
     private func take(_ ids: [UInt64]) -> [SKPaymentTransaction] {
+        if ids.count == 1 { return take(ids[0]) }
         let wanted = Set(ids)
         return state.withLock { state in
             let taken = state.transactions.filter { wanted.contains($0.storeIdentifier) }
             state.transactions.removeAll { wanted.contains($0.storeIdentifier) }
-            for id in ids { state.delivered[id] = nil }
+            for transaction in taken { transaction.leaveQueue() }
             return taken
+        }
+    }
+
+    /// Removes the transaction with an identifier and returns it alone, or nothing.
+    private func take(_ id: UInt64) -> [SKPaymentTransaction] {
+        state.withLock { state in
+            guard let position = state.transactions.position(of: id) else { return [] }
+            let transaction = state.transactions.remove(at: position)
+            transaction.leaveQueue()
+            return [transaction]
         }
     }
 }
 
+/// The observers a callback goes to: most queues have one, which needs no array.
+private enum Observers {
+    case none
+    case one(any SKPaymentTransactionObserver)
+    case many([any SKPaymentTransactionObserver])
+
+    var isEmpty: Bool {
+        if case .none = self { return true }
+        return false
+    }
+
+    /// Calls a body with each observer, in order.
+    func callEach(_ body: (any SKPaymentTransactionObserver) -> Void) {
+        switch self {
+        case .none:
+            break
+        case .one(let observer):
+            body(observer)
+        case .many(let all):
+            for observer in all { body(observer) }
+        }
+    }
+}
+
+extension SKPaymentQueue: LaneTask {
+    /// Runs the queue's lane work: reporting a transaction added with ``add(_:)-(SKPayment)``.
+    package func runOnLane(_ operation: Int, _ id: UInt64) {
+        deliver(transactionWithID: id)
+    }
+}
+
+/// The lane work of a queue and its endpoint.
+private enum LaneOperation {
+    /// The queue reports a transaction just added.
+    static let deliver = 0
+    /// The store decides a transaction just added.
+    static let process = 1
+    /// The store removes a finished transaction.
+    static let finish = 2
+}
+
 /// The queue's face towards its store; held strongly by the queue and weakly by the store.
-private final class QueueEndpoint: StoreDevice, @unchecked Sendable {
-    // @unchecked: `queue` is set once at creation; the queue itself is thread-safe.
+///
+/// It also runs the store's lane work for the queue's transactions (deciding and finishing them): like the closures
+/// this replaces, that work keeps the store alive but not the queue.
+private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
+    // @unchecked: `queue` and `device` are set once, by the queue's initializer; the queue itself is thread-safe.
     weak var queue: SKPaymentQueue?
+    /// The device in the store, set once the queue has connected.
+    var device: DeviceHandle?
+    let store: SimulatedStore
     let deviceID: String
 
-    init(queue: SKPaymentQueue, deviceID: String) {
-        self.queue = queue
+    init(store: SimulatedStore, deviceID: String) {
+        self.store = store
         self.deviceID = deviceID
+    }
+
+    func runOnLane(_ operation: Int, _ id: UInt64) {
+        guard let device else { return }
+        if operation == LaneOperation.process {
+            store.processPayment(id, on: device)
+        } else {
+            store.finish(id, on: device)
+        }
     }
 
     func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
         queue?.handle(event)
+    }
+
+    func store(_ store: SimulatedStore, didUpdate transaction: DeviceTransaction) {
+        queue?.handleUpdate(transaction)
+    }
+
+    func store(_ store: SimulatedStore, didRemove transactionID: UInt64) {
+        queue?.handleRemoval(transactionID)
     }
 
     func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
@@ -281,10 +434,15 @@ private final class QueueEndpoint: StoreDevice, @unchecked Sendable {
     }
 }
 
-/// A weak reference to an observer.
-private struct WeakObserver: @unchecked Sendable {
+/// A weak reference to an observer. A class, so that reading the reference loads it in place: a struct in an array
+/// would be copied first, which copies and then destroys the weak reference.
+private final class WeakObserver: @unchecked Sendable {
     // @unchecked: observers are app objects StoreKit calls on one queue; the queue calls them only on its store's lane.
-    weak var observer: (any SKPaymentTransactionObserver)?
+    weak let observer: (any SKPaymentTransactionObserver)?
+
+    init(observer: any SKPaymentTransactionObserver) {
+        self.observer = observer
+    }
 }
 
 /// A weak reference to a delegate.

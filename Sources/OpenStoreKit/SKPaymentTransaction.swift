@@ -13,6 +13,10 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
         var state: SKPaymentTransactionState
         var transactionDate: Date?
         var error: SKError?
+        /// Whether the transaction is in its queue's ``SKPaymentQueue/transactions``.
+        var isQueued = false
+        /// The state the queue's observers last heard; `nil` before the first report.
+        var deliveredState: SKPaymentTransactionState?
     }
 
     /// The store's identifier for this transaction, in every state (``transactionIdentifier`` shows it only once
@@ -25,6 +29,29 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     /// The transaction restored, for restored transactions.
     public let original: SKPaymentTransaction?
 
+    /// Marks the transaction as in its queue. Call under the queue's lock.
+    func joinQueue() {
+        snapshot.withLock { $0.isQueued = true }
+    }
+
+    /// Marks the transaction as no longer in its queue. Call under the queue's lock.
+    func leaveQueue() {
+        snapshot.withLock {
+            $0.isQueued = false
+            $0.deliveredState = nil
+        }
+    }
+
+    /// Whether the transaction is in its queue and its observers have yet to hear its current state; if so, the state
+    /// counts as heard from now. Call under the queue's lock.
+    func markFresh() -> Bool {
+        snapshot.withLock { snapshot in
+            guard snapshot.isQueued, snapshot.deliveredState != snapshot.state else { return false }
+            snapshot.deliveredState = snapshot.state
+            return true
+        }
+    }
+
     init(_ transaction: DeviceTransaction, payment: SKPayment, original: SKPaymentTransaction?) {
         self.storeIdentifier = transaction.id
         self.payment = payment
@@ -32,6 +59,14 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
         self.snapshot = Mutex(Snapshot(state: .purchasing))
         super.init()
         apply(transaction)
+    }
+
+    /// A transaction just added to its store: `.purchasing`, with no date and no error.
+    init(purchasing id: UInt64, payment: SKPayment) {
+        self.storeIdentifier = id
+        self.payment = payment
+        self.original = nil
+        self.snapshot = Mutex(Snapshot(state: .purchasing))
     }
 
     init(original record: TransactionRecord) {

@@ -31,13 +31,14 @@ extension SimulatedStore {
                 offer: nil,
                 now: now
             )
-            guard let deviceID = record.deviceID, let index = state.devices[deviceID]?.index(of: id) else {
+            guard let deviceID = record.deviceID, let device = state.devices[deviceID], let index = device.index(of: id)
+            else {
                 return (nil, nil)
             }
-            state.devices[deviceID]?.unfinished[index].state = .purchased
-            state.devices[deviceID]?.unfinished[index].transactionDate = now
-            state.devices[deviceID]?.unfinished[index].recordID = grantedID
-            return (deviceID, state.devices[deviceID]?.unfinished[index])
+            device.queue[index].transaction.state = .purchased
+            device.queue[index].transaction.transactionDate = now
+            device.queue[index].transaction.recordID = grantedID
+            return (deviceID, device.queue[index].transaction)
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }
     }
@@ -57,8 +58,11 @@ extension SimulatedStore {
             record.state = .failed
             record.failure = StoreFailure(.paymentCancelled, "the Ask to Buy request was declined")
             state.records[id] = record
-            guard let deviceID = record.deviceID, state.devices[deviceID]?.index(of: id) != nil else { return nil }
-            state.devices[deviceID]?.unfinished.removeAll { $0.id == id }
+            guard let deviceID = record.deviceID, let device = state.devices[deviceID], device.index(of: id) != nil
+            else {
+                return nil
+            }
+            device.removeAll { $0.id == id }
             return deviceID
         }
         if let deviceID { send(.dropped([id]), to: deviceID) }

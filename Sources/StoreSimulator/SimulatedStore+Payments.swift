@@ -12,11 +12,23 @@ extension SimulatedStore {
         defer { journal?.end() }
         return state.withLock { state in
             let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            var device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
-            device.unfinished.append(transaction)
-            device.startedIn[transaction.id] = state.settings.storefront
-            state.devices[deviceID] = device
+            state.device(deviceID).append(transaction, startedIn: state.settings.storefront)
             return transaction
+        }
+    }
+
+    /// Adds a payment to a connected device's queue, as ``submit(_:deviceID:)`` does, and returns the identifier of
+    /// its transaction (which is `.purchasing`, with no date and no failure).
+    package func submit(_ request: PaymentRequest, on handle: DeviceHandle) -> UInt64 {
+        journal?.begin(.submit(request, deviceID: handle.device.id))
+        defer { journal?.end() }
+        return state.withLock { state in
+            let id = state.allocateTransactionID()
+            handle.device.append(
+                DeviceTransaction(id: id, payment: request, state: .purchasing),
+                startedIn: state.settings.storefront
+            )
+            return id
         }
     }
 
@@ -25,41 +37,62 @@ extension SimulatedStore {
     /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
     /// transaction fails with `.storeProductNotAvailable`.
     public func processPayment(_ transactionID: UInt64, deviceID: String) {
+        processPayment(transactionID) { $0.devices[deviceID] }
+    }
+
+    /// Decides a `.purchasing` transaction of a connected device, as ``processPayment(_:deviceID:)`` does.
+    package func processPayment(_ transactionID: UInt64, on handle: DeviceHandle) {
+        processPayment(transactionID) { _ in handle.device }
+    }
+
+    private func processPayment(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) {
         journal?.enter()
         defer { journal?.end() }
         let now = clock.now
-        let pending = state.withLock { state -> (DeviceTransaction, Storefront?, Storefront, WeakDevice)? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID),
-                device.unfinished[index].state == .purchasing
-            else { return nil }
-            return (
-                device.unfinished[index], device.startedIn[transactionID], state.settings.storefront, device.endpoint
-            )
-        }
-        guard let (transaction, startedIn, storefront, endpoint) = pending else { return }
-        var keepGoing = true
-        if let startedIn, startedIn != storefront, let device = endpoint.device {
-            keepGoing = device.store(self, shouldContinue: transaction, in: storefront)
-        }
-        journal?.record(.processPayment(transactionID, deviceID: deviceID, continues: keepGoing))
-        let update = state.withLock { state -> (DeviceTransaction, WeakDevice)? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
-            var transaction = device.unfinished[index]
-            if keepGoing {
-                state.decide(&transaction, deviceID: deviceID, account: device.account, now: now)
+        // Results are written to these rather than returned, which would move the transaction through a result value.
+        var decided: DeviceTransaction?
+        var endpoint: (any StoreDevice)?
+        var storefrontChange: Storefront?
+        // The common case, an unchanged storefront, decides at once; a changed one asks the device outside the lock.
+        state.withLock { state in
+            guard let device = find(state), let index = device.index(of: transactionID),
+                device.queue[index].transaction.state == .purchasing
+            else { return }
+            let storefront = state.settings.storefront
+            endpoint = device.endpoint.device
+            if let startedIn = device.queue[index].startedIn, startedIn != storefront, endpoint != nil {
+                storefrontChange = storefront
             } else {
-                transaction.state = .failed
-                transaction.failure = StoreFailure(
+                journal?.record(.processPayment(transactionID, deviceID: device.id, continues: true))
+                state.decide(at: index, of: device, now: now)
+            }
+            decided = device.queue[index].transaction
+        }
+        guard let transaction = decided else { return }
+        guard let storefront = storefrontChange, let asked = endpoint else {
+            endpoint?.store(self, didUpdate: transaction)
+            return
+        }
+        let keepGoing = asked.store(self, shouldContinue: transaction, in: storefront)
+        if let journal, let deviceID = state.withLock({ find($0)?.id }) {
+            journal.record(.processPayment(transactionID, deviceID: deviceID, continues: keepGoing))
+        }
+        let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
+            guard let device = find(state), let index = device.index(of: transactionID) else { return nil }
+            if keepGoing {
+                state.decide(at: index, of: device, now: now)
+            } else {
+                device.queue[index].transaction.state = .failed
+                device.queue[index].transaction.failure = StoreFailure(
                     .storeProductNotAvailable,
                     "the storefront changed to \(storefront) while the purchase was in progress"
                 )
+                device.queue[index].startedIn = nil
             }
-            state.devices[deviceID]?.unfinished[index] = transaction
-            state.devices[deviceID]?.startedIn[transactionID] = nil
-            return (transaction, device.endpoint)
+            return (device.queue[index].transaction, device.endpoint.device)
         }
-        guard let (decided, endpointNow) = update, let device = endpointNow.device else { return }
-        device.store(self, didProduce: .updated([decided]))
+        guard let (changed, endpointNow) = update, let device = endpointNow else { return }
+        device.store(self, didUpdate: changed)
     }
 
     /// Removes a finished transaction from a device's queue and tells the device. Call on the lane.
@@ -69,20 +102,29 @@ extension SimulatedStore {
     public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
         journal?.begin(.finish(transactionID, deviceID: deviceID))
         defer { journal?.end() }
-        let endpoint = state.withLock { state -> WeakDevice? in
-            guard let device = state.devices[deviceID], let index = device.index(of: transactionID) else { return nil }
-            let finished = device.unfinished[index]
-            state.devices[deviceID]?.unfinished.remove(at: index)
-            if state.retention == .receiptOnly, let recordID = finished.recordID, let record = state.records[recordID],
-                record.productType == .consumable || record.state == .failed,
-                !state.devices.values.contains(where: { $0.unfinished.contains { $0.recordID == recordID } })
-            {
-                state.records[recordID] = nil
+        return finish(transactionID) { $0.devices[deviceID] }
+    }
+
+    /// Removes a finished transaction from a connected device's queue, as ``finish(_:deviceID:)`` does.
+    @discardableResult
+    package func finish(_ transactionID: UInt64, on handle: DeviceHandle) -> Bool {
+        journal?.begin(.finish(transactionID, deviceID: handle.device.id))
+        defer { journal?.end() }
+        return finish(transactionID) { _ in handle.device }
+    }
+
+    private func finish(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) -> Bool {
+        let (found, endpoint) = state.withLock { state -> (Bool, (any StoreDevice)?) in
+            guard let device = find(state), let index = device.index(of: transactionID) else { return (false, nil) }
+            let recordID = device.queue[index].transaction.recordID
+            device.queue.discard(at: index)
+            if state.retention == .receiptOnly, let recordID {
+                state.dropFinishedRecord(recordID)
             }
-            return device.endpoint
+            return (true, device.endpoint.device)
         }
-        guard let endpoint else { return false }
-        endpoint.device?.store(self, didProduce: .removed([transactionID]))
+        guard found else { return false }
+        endpoint?.store(self, didRemove: transactionID)
         return true
     }
 
@@ -95,7 +137,7 @@ extension SimulatedStore {
         defer { journal?.end() }
         let now = clock.now
         let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
-            let device = state.devices[deviceID] ?? StoreState.Device(account: Self.defaultAccount)
+            let device = state.devices[deviceID] ?? StoreState.Device(id: deviceID, account: Self.defaultAccount)
             if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.endpoint) }
             if !state.settings.paymentsAllowed {
                 return (
@@ -122,7 +164,8 @@ extension SimulatedStore {
                 transaction.recordID = record.id
                 restored.append(transaction)
             }
-            state.devices[deviceID, default: device].unfinished.append(contentsOf: restored)
+            for transaction in restored { device.append(transaction) }
+            state.devices[deviceID] = device
             return (.success(restored), device.endpoint)
         }
         guard let device = outcome.1.device else { return }
@@ -137,6 +180,31 @@ extension SimulatedStore {
 }
 
 extension StoreState {
+    /// Decides the purchasing transaction at a position of a device's queue, in place; it no longer needs the
+    /// storefront it started in.
+    mutating func decide(at index: Int, of device: Device, now: Date) {
+        decide(&device.queue[index].transaction, deviceID: device.id, account: device.account, now: now)
+        device.queue[index].startedIn = nil
+    }
+
+    /// Drops a finished transaction's record from the history if it was a consumable or failed purchase (for
+    /// `.receiptOnly`) and no other unfinished transaction reports it.
+    mutating func dropFinishedRecord(_ recordID: UInt64) {
+        // The record is looked at in place (`inout`): reading it through the dictionary would copy it first.
+        func isDroppable(_ record: inout TransactionRecord) -> Bool {
+            record.productType == .consumable || record.state == .failed
+        }
+        guard let position = records.index(forKey: recordID), isDroppable(&records.values[position]) else { return }
+        if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
+            let reported = devices.values.contains { device in
+                device.queue.contains { $0.transaction.recordID == recordID }
+            }
+            guard !reported else { return }
+            sharedRecordIDs.remove(recordID)
+        }
+        records.remove(at: position)
+    }
+
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
     /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.
@@ -149,7 +217,7 @@ extension StoreState {
         guard settings.paymentsAllowed else {
             return reject(.paymentNotAllowed, "this device may not make payments")
         }
-        guard let product = configuration.catalog.product(request.productID) else {
+        guard let product = product(request.productID) else {
             return reject(.paymentInvalid, "no product has identifier \(request.productID) in the store's catalog")
         }
         guard PaymentRequest.quantityRange.contains(request.quantity) else {
@@ -158,19 +226,25 @@ extension StoreState {
         guard !request.hasRequestData else {
             return reject(.unauthorizedRequestData, "payments may not carry requestData")
         }
-        var record = TransactionRecord(
-            id: transaction.id,
-            account: account,
-            productID: product.id,
-            productType: product.type,
-            quantity: request.quantity,
-            state: .failed,
-            purchaseDate: now,
-            applicationUsername: request.applicationUsername,
-            deviceID: deviceID
-        )
-        transaction.recordID = transaction.id
+        // A purchase that is not granted is recorded as it stands (failed or deferred); a granted one gets its record
+        // from `grant`, so this one is only built when needed.
+        let recordID = transaction.id
+        func unsettledRecord() -> TransactionRecord {
+            TransactionRecord(
+                id: recordID,
+                account: account,
+                productID: product.id,
+                productType: product.type,
+                quantity: request.quantity,
+                state: .failed,
+                purchaseDate: now,
+                applicationUsername: request.applicationUsername,
+                deviceID: deviceID
+            )
+        }
+        transaction.recordID = recordID
         func fail(_ failure: StoreFailure, issue: Bool = false) {
+            var record = unsettledRecord()
             record.failure = failure
             record.hasPurchaseIssue = issue
             records[record.id] = record
@@ -206,6 +280,7 @@ extension StoreState {
                 issue: true
             )
         case .askToBuy:
+            var record = unsettledRecord()
             record.state = .deferred
             record.pendingAskToBuyConfirmation = true
             records[record.id] = record

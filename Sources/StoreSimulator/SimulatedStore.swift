@@ -201,11 +201,12 @@ public final class SimulatedStore: Sendable {
         defer { journal?.end() }
         let removed = state.withLock { state -> [String: [UInt64]] in
             state.records.removeAll()
+            state.sharedRecordIDs.removeAll()
             state.subscriptions.removeAll()
             var removed: [String: [UInt64]] = [:]
             for (id, device) in state.devices where !device.unfinished.isEmpty {
                 removed[id] = device.unfinished.map(\.id)
-                state.devices[id]?.unfinished.removeAll()
+                device.queue.removeAll()
             }
             return removed
         }
@@ -222,14 +223,17 @@ public final class SimulatedStore: Sendable {
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
             let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
-            for doomedID in doomed { state.records[doomedID] = nil }
+            for doomedID in doomed {
+                state.records[doomedID] = nil
+                state.sharedRecordIDs.remove(doomedID)
+            }
             state.subscriptions.removeAll { doomed.contains($0.originalID) || doomed.contains($0.latestRecordID) }
             var removed: [String: [UInt64]] = [:]
             for (deviceID, device) in state.devices {
                 let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)
                 guard !gone.isEmpty else { continue }
                 removed[deviceID] = gone
-                state.devices[deviceID]?.unfinished.removeAll { gone.contains($0.id) }
+                device.removeAll { gone.contains($0.id) }
             }
             return removed
         }
@@ -243,15 +247,23 @@ public final class SimulatedStore: Sendable {
     public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
         -> [DeviceTransaction]
     {
+        connectDevice(device, account: account).unfinished
+    }
+
+    /// Connects a device as ``connect(_:account:)`` does, and also returns its handle.
+    package func connectDevice(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
+        -> (handle: DeviceHandle, unfinished: [DeviceTransaction])
+    {
         journal?.begin(.connect(deviceID: device.deviceID, account: account))
         defer { journal?.end() }
         let endpoint = journal?.endpoint(for: device) ?? device
         return state.withLock { state in
-            var record = state.devices[device.deviceID] ?? StoreState.Device(account: account)
+            let record =
+                state.devices[device.deviceID] ?? StoreState.Device(id: device.deviceID, account: account)
             record.account = account
             record.endpoint = WeakDevice(device: endpoint)
             state.devices[device.deviceID] = record
-            return record.unfinished
+            return (DeviceHandle(device: record), record.unfinished)
         }
     }
 

@@ -14,4 +14,26 @@ public protocol StoreDevice: AnyObject, Sendable {
     /// Asks whether a transaction in progress should go on in a storefront that changed since it started.
     func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
         -> Bool
+
+    /// Tells the device that one transaction changed state: the event `.updated([transaction])`, which the default
+    /// implementation passes to ``store(_:didProduce:)``. The store uses it when it decides a payment; a device
+    /// may implement it to spare building the event.
+    func store(_ store: SimulatedStore, didUpdate transaction: DeviceTransaction)
+
+    /// Tells the device that one finished transaction left its queue: the event `.removed([transactionID])`, which
+    /// the default implementation passes to ``store(_:didProduce:)``. The store uses it when a transaction is
+    /// finished; a device may implement it to spare building the event.
+    func store(_ store: SimulatedStore, didRemove transactionID: UInt64)
+}
+
+extension StoreDevice {
+    /// Passes `.updated([transaction])` to ``store(_:didProduce:)``.
+    public func store(_ store: SimulatedStore, didUpdate transaction: DeviceTransaction) {
+        self.store(store, didProduce: .updated([transaction]))
+    }
+
+    /// Passes `.removed([transactionID])` to ``store(_:didProduce:)``.
+    public func store(_ store: SimulatedStore, didRemove transactionID: UInt64) {
+        self.store(store, didProduce: .removed([transactionID]))
+    }
 }

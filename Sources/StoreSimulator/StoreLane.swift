@@ -19,10 +19,43 @@ public final class StoreLane: Sendable {
     /// How work is run.
     public let mode: Mode
 
+    /// One item of work.
+    private enum Item: Sendable {
+        case closure(@Sendable () -> Void)
+        case task(any LaneTask, Int, UInt64)
+
+        func run() {
+            switch self {
+            case .closure(let work): work()
+            case .task(let target, let operation, let id): target.runOnLane(operation, id)
+            }
+        }
+    }
+
+    /// The work of a manual lane: `items[head..<tail]` waits, in order. Slots are reused in place rather than removed,
+    /// which keeps enqueuing and running on `Array`'s specialized paths.
     private struct Manual {
-        var items: [@Sendable () -> Void] = []
+        var items: [Item?] = []
         var head = 0
+        var tail = 0
         var draining = false
+
+        mutating func append(_ item: consuming Item) {
+            if tail == items.count, head > 0, head >= tail - head {
+                // Move the waiting items to the front rather than grow.
+                for index in head..<tail {
+                    items[index - head] = items[index].take()
+                }
+                tail -= head
+                head = 0
+            }
+            if tail == items.count {
+                items.append(item)
+            } else {
+                items[tail] = item
+            }
+            tail += 1
+        }
     }
 
     private let manual = Mutex(Manual())
@@ -35,13 +68,25 @@ public final class StoreLane: Sendable {
 
     /// Adds work at the end of the lane.
     public func enqueue(_ work: @escaping @Sendable () -> Void) {
+        enqueue(.closure(work))
+    }
+
+    /// Adds work at the end of the lane: `target.runOnLane(operation, id)`, with no closure to allocate.
+    package func enqueue(_ target: any LaneTask, _ operation: Int, _ id: UInt64) {
+        enqueue(.task(target, operation, id))
+    }
+
+    private func enqueue(_ item: consuming Item) {
         outstanding.add(1, ordering: .sequentiallyConsistent)
         switch mode {
         case .manual:
-            manual.withLock { $0.items.append(work) }
+            // Moved, not copied, into the lane: copying would retain the item's object once more.
+            var moving: Item? = consume item
+            manual.withLock { $0.append(moving.take()!) }
         case .dispatch(let queue):
+            let item = copy item
             queue.async {
-                work()
+                item.run()
                 self.outstanding.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
@@ -67,7 +112,7 @@ public final class StoreLane: Sendable {
             guard mayDrain else { return 0 }
             var ran = 0
             while let next = nextManualItem() {
-                next()
+                next.run()
                 outstanding.subtract(1, ordering: .sequentiallyConsistent)
                 ran += 1
             }
@@ -98,20 +143,16 @@ public final class StoreLane: Sendable {
         }
     }
 
-    private func nextManualItem() -> (@Sendable () -> Void)? {
+    private func nextManualItem() -> Item? {
         manual.withLock { state in
-            guard state.head < state.items.count else {
-                state.items.removeAll(keepingCapacity: true)
+            guard state.head < state.tail else {
                 state.head = 0
+                state.tail = 0
                 state.draining = false
                 return nil
             }
-            let item = state.items[state.head]
+            let item = state.items[state.head].take()
             state.head += 1
-            if state.head >= 1024, state.head * 2 >= state.items.count {
-                state.items.removeFirst(state.head)
-                state.head = 0
-            }
             return item
         }
     }

@@ -88,9 +88,9 @@ struct StoreSnapshot: Codable, Sendable {
             let device = state.devices[id]!
             return Device(
                 id: id, account: device.account, unfinished: device.unfinished,
-                startedIn: device.startedIn.keys.sorted().map {
-                    StartedIn(transaction: $0, storefront: device.startedIn[$0]!)
-                })
+                startedIn: device.queue.compactMap { entry in
+                    entry.startedIn.map { StartedIn(transaction: entry.transaction.id, storefront: $0) }
+                }.sorted { $0.transaction < $1.transaction })
         }
         self.scripted = state.scripted.map {
             Scripted(productID: $0.productID, outcome: ScriptedOutcomeRecord($0.outcome))
@@ -114,11 +114,18 @@ struct StoreSnapshot: Codable, Sendable {
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         for device in devices {
-            var restored = StoreState.Device(account: device.account)
-            restored.unfinished = device.unfinished
-            for entry in device.startedIn { restored.startedIn[entry.transaction] = entry.storefront }
+            let restored = StoreState.Device(id: device.id, account: device.account)
+            let startedIn = Dictionary(
+                device.startedIn.map { ($0.transaction, $0.storefront) }, uniquingKeysWith: { _, last in last })
+            for transaction in device.unfinished { restored.append(transaction, startedIn: startedIn[transaction.id]) }
             state.devices[device.id] = restored
         }
+        // Records reported by unfinished transactions of several devices (a purchase made elsewhere) are shared.
+        var reporters: [UInt64: Int] = [:]
+        for device in devices {
+            for recordID in Set(device.unfinished.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
+        }
+        state.sharedRecordIDs = Set(reporters.filter { $0.value > 1 }.keys)
         state.scripted = []
         for entry in scripted { state.scripted.append((entry.productID, try entry.outcome.outcome())) }
         state.subscriptions = subscriptions

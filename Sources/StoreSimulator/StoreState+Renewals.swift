@@ -278,9 +278,15 @@ extension StoreState {
         transaction.transactionDate = transactionDate
         transaction.recordID = record.id
         if record.originalID != record.id { transaction.originalID = record.originalID }
-        for deviceID in deviceIDs where devices[deviceID] != nil {
-            devices[deviceID]?.unfinished.append(transaction)
+        var reached = 0
+        for deviceID in deviceIDs {
+            guard let device = devices[deviceID] else { continue }
+            device.append(transaction)
             outcome.deliveries.append((deviceID, transaction))
+            reached += 1
+        }
+        if reached > 1, record.productType == .consumable || record.state == .failed {
+            sharedRecordIDs.insert(record.id)
         }
     }
 

@@ -5,21 +5,62 @@ import StoreModels
 struct StoreState: Sendable {
     /// One device known to the store: its account, its unfinished transactions and, while a queue is open for it, the
     /// queue.
-    struct Device: Sendable {
-        var account: String
-        var unfinished: [DeviceTransaction] = []
-        var endpoint = WeakDevice()
-        /// The storefront each transaction in progress started in.
-        var startedIn: [UInt64: Storefront] = [:]
+    ///
+    /// A reference, so that the store's steps change a device in place instead of copying its transactions out of
+    /// `devices` and back, and so that a queue can hold on to its device (``DeviceHandle``) instead of looking it up
+    /// by identifier at every step. It is only read and written under the store's lock, like the rest of the state.
+    final class Device: @unchecked Sendable {
+        /// An unfinished transaction, with the storefront its payment started in while it is `.purchasing`.
+        struct Unfinished {
+            var transaction: DeviceTransaction
+            var startedIn: Storefront?
+        }
 
-        func index(of id: UInt64) -> Int? { unfinished.firstIndex { $0.id == id } }
+        /// The device's identifier, its key in `devices`.
+        let id: String
+        var account: String
+        /// The unfinished transactions in the order they arrived, found by identifier.
+        var queue = IdentifiedQueue<Unfinished>()
+        var endpoint = WeakDevice()
+
+        init(id: String, account: String) {
+            self.id = id
+            self.account = account
+        }
+
+        /// The unfinished transactions, in the order they arrived.
+        var unfinished: [DeviceTransaction] { queue.map(\.transaction) }
+
+        /// The position in ``queue`` of an unfinished transaction.
+        func index(of id: UInt64) -> Int? { queue.position(of: id) }
+
+        /// Adds an unfinished transaction at the end.
+        func append(_ transaction: DeviceTransaction, startedIn: Storefront? = nil) {
+            queue.append(Unfinished(transaction: transaction, startedIn: startedIn), id: transaction.id)
+        }
+
+        /// Removes the unfinished transactions that satisfy a predicate.
+        func removeAll(where shouldRemove: (DeviceTransaction) -> Bool) {
+            queue.removeAll { shouldRemove($0.transaction) }
+        }
     }
 
-    var configuration: StoreConfiguration
+    var configuration: StoreConfiguration {
+        didSet { lastProduct = nil }
+    }
+    /// The product last looked up by ``product(_:)``: payments come mostly for the same few products, and comparing an
+    /// identifier costs less than hashing it.
+    private var lastProduct: ProductDefinition?
     var settings: StoreSettings
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
     var records: [UInt64: TransactionRecord] = [:]
+    /// The consumable and failed records that unfinished transactions of several devices may report (a purchase made
+    /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
+    /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
+    var sharedRecordIDs = Set<UInt64>()
+    /// The devices by identifier. Entries are added, never replaced or removed: queues hold on to their device
+    /// through a ``DeviceHandle``.
     var devices: [String: Device] = [:]
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
@@ -36,6 +77,22 @@ struct StoreState: Sendable {
         self.configuration = configuration
         self.settings = configuration.settings
         self.retention = retention
+    }
+
+    /// The device with an identifier, added signed in to the default account if the store does not know it yet.
+    mutating func device(_ id: String) -> Device {
+        if let device = devices[id] { return device }
+        let device = Device(id: id, account: SimulatedStore.defaultAccount)
+        devices[id] = device
+        return device
+    }
+
+    /// The catalog's product with an identifier.
+    mutating func product(_ id: String) -> ProductDefinition? {
+        if let lastProduct, lastProduct.id == id { return lastProduct }
+        let product = configuration.catalog.product(id)
+        if product != nil { lastProduct = product }
+        return product
     }
 
     mutating func allocateTransactionID() -> UInt64 {
