@@ -329,3 +329,53 @@ struct PurchaseControllerTests {
         #expect(calls.count == 1)
     }
 }
+
+@Suite("The purchase controller and the store's own events")
+struct PurchaseControllerStoreEventTests {
+    @Test(
+        "An interrupted purchase completes as cancelled; the resolved purchase arrives through updates, delivered once")
+    func interrupted() async throws {
+        let fixture = Fixture()
+        fixture.load()
+        fixture.store.updateSettings { $0.interruptedPurchasesEnabled = true }
+        let updates = fixture.controller.updates
+        let calls = Calls<Result<PurchaseOutcome, PurchasesError>>()
+        fixture.controller.purchase(productID: "com.example.coins100", quantity: 2, completion: calls.record)
+        fixture.store.runUntilIdle()
+        #expect(try calls.last?.get() == .cancelled)
+        let failed = try #require(fixture.store.allTransactions().first)
+        fixture.store.updateSettings { $0.interruptedPurchasesEnabled = false }
+        _ = try fixture.store.resolveIssue(failed.id)
+        fixture.store.runUntilIdle()
+        #expect(calls.count == 1)
+        #expect(fixture.shelf.delivered.map(\.quantity) == [2])
+        var iterator = updates.makeAsyncIterator()
+        guard case .delivered(let delivery) = await iterator.next() else {
+            Issue.record("expected a delivery")
+            return
+        }
+        #expect(delivery.productID == "com.example.coins100")
+        #expect(delivery.source == .update)
+    }
+
+    @Test("Renewals are delivered through updates without a pending call")
+    func renewals() async throws {
+        let fixture = Fixture()
+        fixture.load()
+        let updates = fixture.controller.updates
+        fixture.controller.purchase(productID: "com.example.premium.monthly") { _ in }
+        fixture.store.runUntilIdle()
+        fixture.store.advance(by: 38 * 86_400)
+        fixture.store.runUntilIdle()
+        #expect(fixture.shelf.delivered.map(\.source) == [.purchase, .update, .update])
+        var iterator = updates.makeAsyncIterator()
+        for _ in 0..<2 {
+            guard case .delivered(let delivery) = await iterator.next() else {
+                Issue.record("expected a renewal")
+                return
+            }
+            #expect(delivery.productID == "com.example.premium.monthly")
+        }
+        #expect(fixture.queue.transactions.isEmpty)
+    }
+}
