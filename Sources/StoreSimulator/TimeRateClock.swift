@@ -17,7 +17,7 @@ public final class TimeRateClock: StoreClock {
 
     /// Creates a clock showing the current time and running `rate` times faster than the wall clock.
     public init(rate: Double = 1) {
-        let now = Date()
+        let now = SystemClock().now
         anchor = Mutex(Anchor(real: now, store: now, rate: max(0, rate)))
     }
 
@@ -28,7 +28,7 @@ public final class TimeRateClock: StoreClock {
 
     /// The current store time.
     public var now: Date {
-        anchor.withLock { Self.time(of: $0, at: Date()) }
+        anchor.withLock { Self.time(of: $0, at: SystemClock().now) }
     }
 
     /// Store seconds per wall-clock second.
@@ -36,7 +36,7 @@ public final class TimeRateClock: StoreClock {
         get { anchor.withLock { $0.rate } }
         set {
             anchor.withLock { anchor in
-                let real = Date()
+                let real = SystemClock().now
                 anchor = Anchor(real: real, store: Self.time(of: anchor, at: real), rate: max(0, newValue))
             }
         }

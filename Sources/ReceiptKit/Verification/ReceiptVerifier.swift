@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import StoreModels
 
 /// Verifies App Store receipts (PKCS#7 SignedData) against the roots its caller trusts, and nothing else.
 ///
@@ -132,7 +133,7 @@ public final class ReceiptVerifier: Sendable {
         let date: Date
         switch options.time {
         case .creationDate: date = receipt.creationDate
-        case .now: date = Date()
+        case .now: date = SystemClock().now
         case .date(let given): date = given
         }
         // Seconds since 1970, kept within the years 0000 to 9999 that certificates can express.
