@@ -18,10 +18,15 @@ extension CommandLineTool {
             }
             return try OutputFile(path, option: "--receipt-out", what: "the receipt")
         }
+        if options.values["--log"] == nil, let receipt, receipt.identity == log.identity {
+            throw UsageError(
+                "--receipt-out \(receipt.path) is standard output, where the event log goes without --log; "
+                    + "give --log FILE as well")
+        }
         let outputs = [log] + (receipt.map { [$0] } ?? [])
         try OutputFile.checkDistinct(outputs)
         if let state = options.values["--state"] {
-            for output in outputs { try output.checkNotAmong([(what: "the state file", path: state)]) }
+            for output in outputs { try output.checkNotAmong([(what: "the state file \(state)", path: state)]) }
         }
         let events = MemoryEventLog()
         let result: FeedResult
@@ -88,8 +93,14 @@ extension CommandLineTool {
             logFiles = files
             outputs += files
         }
-        let inputs =
-            feeds.map { (what: "the feed", path: $0) } + (statePaths ?? []).map { (what: "the state file", path: $0) }
+        var inputs =
+            feeds.map { (what: "the feed \($0)", path: $0) }
+            + (statePaths ?? []).map { (what: "the state file \($0)", path: $0) }
+        if !outputs.isEmpty {
+            inputs += feeds.flatMap { feed in
+                Self.configurationFiles(of: feed).map { (what: "the configuration file \($0) of \(feed)", path: $0) }
+            }
+        }
         for output in outputs { try output.checkNotAmong(inputs) }
         try OutputFile.checkDistinct(outputs)
         let scratch =
@@ -214,6 +225,21 @@ extension CommandLineTool {
             return .failure(unwritable(error))
         }
         return outcome
+    }
+
+    /// The `.storekit` files a feed's `config` steps name, resolved against the feed's directory (empty when the feed
+    /// cannot be read: running it reports that).
+    private static func configurationFiles(of feed: String) -> [String] {
+        guard let text = try? String(contentsOfFile: feed, encoding: .utf8), text.contains("config") else { return [] }
+        let directory = URL(fileURLWithPath: feed).deletingLastPathComponent()
+        var files: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.contains("config") {
+            let words = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .split(whereSeparator: \.isWhitespace)
+            guard words.count >= 2, words[0] == "config", words[1] != "demo" else { continue }
+            files.append(URL(fileURLWithPath: String(words[1]), relativeTo: directory).standardizedFileURL.path)
+        }
+        return files
     }
 
     /// The log file name of a feed: its base name, with its position when two feeds share a name.

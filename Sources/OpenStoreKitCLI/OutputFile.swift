@@ -102,12 +102,12 @@ struct OutputFile {
         identity = FileIdentity(path: path)
     }
 
-    /// Throws when this output is one of `inputs` (each a description such as "the feed x.feed" and its path).
+    /// Throws when this output is one of `inputs`, each a path and what it is, naming the path ("the feed x.feed").
     func checkNotAmong(_ inputs: [(what: String, path: String)]) throws(UsageError) {
         for input in inputs where FileIdentity(path: input.path) == identity {
             throw UsageError(
-                "\(option) \(path) is \(input.what) \(input.path): writing \(what) there would destroy it; "
-                    + "give \(option) another file")
+                "\(option) \(path) is \(input.what): writing \(what) there would destroy it; give \(option) another file"
+            )
         }
     }
 

@@ -128,6 +128,29 @@ struct OutputFileTests {
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == feedText)
     }
 
+    @Test("An output that is a configuration file a feed names is refused")
+    func outputIsConfiguration() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = path("shop.storekit")
+        try Data("{}\n".utf8).write(to: URL(fileURLWithPath: catalog))
+        try Data("config shop.storekit  # the app's catalog\nbuy com.example.pro\n".utf8).write(
+            to: URL(fileURLWithPath: path("c.feed")))
+        let run = try openstorekit(["run", "c.feed", "--log", "shop.storekit"], in: directory)
+        #expect(run.code == 2)
+        #expect(
+            run.stderr.contains("--log shop.storekit is the configuration file \(catalog) of c.feed"), "\(run.stderr)")
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8) == "{}\n")
+    }
+
+    @Test("demo --receipt-out to standard output needs --log elsewhere")
+    func receiptToStandardOutputWithLog() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try openstorekit(["demo", "--receipt-out", "/proc/self/fd/1"])
+        #expect(run.code == 2)
+        #expect(run.stderr.contains("give --log FILE as well"))
+        #expect(run.out.isEmpty)
+    }
+
     @Test("An output that is the state file is refused before anything runs")
     func outputIsStateFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
