@@ -44,6 +44,7 @@ public struct CommandLineTool: Sendable {
 
     /// Runs the command with its arguments (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) -> Int32 {
+        _ = OutputFileWriter.creationMask
         guard let command = arguments.first else {
             output.err(Help.overview + "\nopenstorekit: give a command, such as `openstorekit demo`.\n")
             return 2

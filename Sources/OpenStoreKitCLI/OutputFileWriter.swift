@@ -19,8 +19,9 @@ final class OutputFileWriter {
     private var failure: Int32?
     private var finished = false
 
-    /// The process's file-creation mask, read once.
-    private static let creationMask: mode_t = {
+    /// The process's file-creation mask, read once (``CommandLineTool/run(_:)`` reads it first, before any thread
+    /// could create a file while it is briefly changed).
+    static let creationMask: mode_t = {
         let mask = umask(0o022)
         umask(mask)
         return mask
@@ -50,8 +51,13 @@ final class OutputFileWriter {
             temporaryPath = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             target = path
             var existing = stat()
-            let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666 & ~Self.creationMask
-            _ = fchmod(descriptor, mode)
+            if stat(path, &existing) == 0 {
+                // The replacement keeps the file's owner (where allowed) and mode.
+                _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+                _ = fchmod(descriptor, existing.st_mode & 0o7777)
+            } else {
+                _ = fchmod(descriptor, 0o666 & ~Self.creationMask)
+            }
         }
     }
 
