@@ -43,7 +43,10 @@ struct CommandLineUsageTests {
 
     @Test(
         "Each usage line lists every option the command accepts",
-        arguments: [["demo"], ["run", "x.feed"], ["generate"], ["receipt", "verify", "x"], ["receipt", "dump", "x"]])
+        arguments: [
+            ["demo"], ["run", "x.feed"], ["generate"], ["receipt", "verify", "x"], ["receipt", "dump", "x"],
+            ["crash-workload"],
+        ])
     func usageListsEveryOption(command: [String]) throws {
         let refused = try openstorekit(command + ["--no-such-option"])
         #expect(refused.code == 2)
