@@ -4,9 +4,11 @@ struct Arguments {
     private(set) var flags = Set<String>()
     private(set) var repeated: [String: [String]] = [:]
     private(set) var operands: [String] = []
+    /// Whether `-h` or `--help` was given: the command prints its usage and does nothing else.
+    private(set) var wantsHelp = false
 
     /// Parses `arguments`; `valued` options take a value (`--log FILE` or `--log=FILE`), `flags` do not, `multi` may
-    /// repeat.
+    /// repeat; the others may be given once. `-h` and `--help` stop the parse and set ``wantsHelp``.
     init(
         _ arguments: [String],
         command: String,
@@ -28,8 +30,13 @@ struct Arguments {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
+            if name == "-h" || name == "--help" {
+                wantsHelp = true
+                return
+            }
             if allowedFlags.contains(name) {
                 guard inline == nil else { throw UsageError("\(name) takes no value") }
+                guard !flags.contains(name) else { throw UsageError("\(name) is given twice; give it once") }
                 flags.insert(name)
             } else if valued.contains(name) || multi.contains(name) {
                 let value: String
@@ -43,6 +50,10 @@ struct Arguments {
                 if multi.contains(name) {
                     repeated[name, default: []].append(value)
                 } else {
+                    if let first = values[name] {
+                        throw UsageError(
+                            "\(name) is given twice (\"\(first)\" and \"\(value)\"); give it once")
+                    }
                     values[name] = value
                 }
             } else {

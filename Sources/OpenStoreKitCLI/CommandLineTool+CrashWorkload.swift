@@ -8,6 +8,7 @@ extension CommandLineTool {
         let options = try Arguments(
             arguments, command: "crash-workload",
             valued: ["--state", "--seed", "--steps", "--commit-every", "--compact-every"])
+        if printsHelp(options, for: "crash-workload") { return 0 }
         guard let state = options.values["--state"] else { throw UsageError("crash-workload needs --state PATH") }
         guard let seedText = options.values["--seed"], let seed = UInt64(seedText) else {
             throw UsageError("crash-workload needs --seed S, a whole number")

@@ -5,34 +5,49 @@ import Synchronization
 
 extension CommandLineTool {
     func demo(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, command: "demo", valued: ["--log", "--receipt-out", "--state"])
-        guard options.operands.isEmpty else { throw UsageError("demo takes no operands") }
-        let log = MemoryEventLog()
+        let options = try Arguments(arguments, command: "demo", valued: Help.options["demo"] ?? [])
+        if printsHelp(options, for: "demo") { return 0 }
+        guard options.operands.isEmpty else {
+            throw UsageError("demo takes no operands, only options; the demo feed is built in")
+        }
+        let log = try OutputFile(options.values["--log"] ?? "-", option: "--log", what: "the event log")
+        let receipt = try options.values["--receipt-out"].map { (path) throws(UsageError) -> OutputFile in
+            guard path != "-" else {
+                throw UsageError(
+                    "the receipt is binary DER: give --receipt-out a file (or /dev/stdout to pipe it), not -")
+            }
+            return try OutputFile(path, option: "--receipt-out", what: "the receipt")
+        }
+        if options.values["--log"] == nil, let receipt, receipt.identity == log.identity {
+            throw UsageError(
+                "--receipt-out \(receipt.path) is standard output, where the event log goes without --log; "
+                    + "give --log FILE as well")
+        }
+        let outputs = [log] + (receipt.map { [$0] } ?? [])
+        try OutputFile.checkDistinct(outputs)
+        if let state = options.values["--state"] {
+            for output in outputs { try output.checkNotAmong([(what: "the state file \(state)", path: state)]) }
+        }
+        let events = MemoryEventLog()
         let result: FeedResult
         do throws(FeedError) {
             result = try FeedRun.run(
                 FeedRun.demo,
                 file: "demo",
-                log: log,
-                includeReceipt: options.values["--receipt-out"] != nil,
+                log: events,
+                includeReceipt: receipt != nil,
                 statePath: options.values["--state"]
             )
         } catch {
             output.err("\(error)\n")
             return 2
         }
-        if let path = options.values["--log"] {
-            guard FileManager.default.createFile(atPath: path, contents: Data(log.text.utf8)) else {
-                throw UsageError("cannot write the event log to \(path)")
-            }
-        } else {
-            output.out(log.text)
+        try log.write(Data(events.text.utf8), standardOutput: standardOutputData)
+        if let receipt {
+            guard let bytes = result.receipt else { throw UsageError("the demo made no receipt to write") }
+            try receipt.write(Data(bytes), standardOutput: standardOutputData)
         }
-        if let path = options.values["--receipt-out"] {
-            guard let receipt = result.receipt, FileManager.default.createFile(atPath: path, contents: Data(receipt))
-            else { throw UsageError("cannot write the receipt to \(path)") }
-        }
-        output.out(verdict(result) + "\n")
+        output.err(verdict(result) + "\n")
         return result.passed ? 0 : 1
     }
 
@@ -42,42 +57,85 @@ extension CommandLineTool {
     }
 
     func runFeeds(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(
-            arguments, command: "run", valued: ["--log", "--log-dir", "--junit", "--jobs", "--state"])
-        guard !options.operands.isEmpty else { throw UsageError("run needs at least one feed file") }
+        let options = try Arguments(arguments, command: "run", valued: Help.options["run"] ?? [])
+        if printsHelp(options, for: "run") { return 0 }
+        guard !options.operands.isEmpty else {
+            throw UsageError("run needs at least one feed file, such as `openstorekit run Examples/purchase.feed`")
+        }
         guard options.values["--log"] == nil || options.values["--log-dir"] == nil else {
-            throw UsageError("--log and --log-dir cannot be used together")
+            throw UsageError("--log and --log-dir cannot be used together; give one of them")
         }
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let feeds = options.operands
         let statePaths = try Self.statePaths(options.values["--state"], for: feeds)
-        let logDirectory = options.values["--log-dir"]
-        if let logDirectory {
+        var outputs: [OutputFile] = []
+        let combined = try options.values["--log"].map { (path) throws(UsageError) in
+            try OutputFile(path, option: "--log", what: "the event log")
+        }
+        let junit = try options.values["--junit"].map { (path) throws(UsageError) in
+            try OutputFile(path, option: "--junit", what: "the JUnit report")
+        }
+        if let combined { outputs.append(combined) }
+        if let junit { outputs.append(junit) }
+        var logFiles: [OutputFile]?
+        if let logDirectory = options.values["--log-dir"] {
             do {
                 try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
             } catch {
-                throw UsageError("cannot create the log directory \(logDirectory)")
+                throw UsageError(
+                    "cannot create the log directory \(logDirectory) (--log-dir); check that its parent is writable")
+            }
+            let files = try feeds.indices.map { (index) throws(UsageError) in
+                try OutputFile(
+                    "\(logDirectory)/\(Self.logName(for: feeds[index], index: index, among: feeds)).jsonl",
+                    option: "--log-dir", what: "the event log of \(feeds[index])")
+            }
+            logFiles = files
+            outputs += files
+        }
+        var inputs =
+            feeds.map { (what: "the feed \($0)", path: $0) }
+            + (statePaths ?? []).map { (what: "the state file \($0)", path: $0) }
+        if !outputs.isEmpty {
+            inputs += feeds.flatMap { feed in
+                Self.configurationFiles(of: feed).map { (what: "the configuration file \($0) of \(feed)", path: $0) }
             }
         }
+        for output in outputs { try output.checkNotAmong(inputs) }
+        try OutputFile.checkDistinct(outputs)
         let scratch =
-            options.values["--log"] == nil
+            combined == nil
             ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-\(UUID().uuidString)")
-        if let scratch { try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+        if let scratch {
+            do {
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            } catch {
+                throw UsageError(
+                    "cannot create a scratch directory in \(FileManager.default.temporaryDirectory.path) for --log; "
+                        + "set TMPDIR to a writable directory")
+            }
+        }
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-
+        let scratchFiles = try scratch.map { (directory) throws(UsageError) in
+            try feeds.indices.map { (index) throws(UsageError) in
+                try OutputFile(
+                    directory.appendingPathComponent("\(index).jsonl").path, option: "--log",
+                    what: "the event log of \(feeds[index])")
+            }
+        }
+        let feedLogs = logFiles ?? scratchFiles
         let outcomes = Mutex<[Int: Result<FeedResult, FeedError>]>([:])
         let done = Atomic<Int>(0)
         let next = Atomic<Int>(0)
         let workers = min(jobs, feeds.count)
+        let standardOutput = standardOutputData
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < feeds.count else { return }
                 let path = feeds[index]
-                let logPath: String? =
-                    logDirectory.map { "\($0)/\(Self.logName(for: path, index: index, among: feeds)).jsonl" }
-                    ?? scratch.map { $0.appendingPathComponent("\(index).jsonl").path }
-                let outcome = Self.runOne(path, logPath: logPath, statePath: statePaths?[index])
+                let outcome = Self.runOne(
+                    path, log: feedLogs?[index], statePath: statePaths?[index], standardOutput: standardOutput)
                 outcomes.withLock { $0[index] = outcome }
                 let finished = done.add(1, ordering: .relaxed).newValue
                 if output.isTerminal, feeds.count > 1 {
@@ -86,7 +144,6 @@ extension CommandLineTool {
             }
         }
         if output.isTerminal, feeds.count > 1 { output.err("\r\u{1B}[K") }
-
         let results = outcomes.withLock { $0 }
         var passed = 0
         var failed = 0
@@ -94,36 +151,28 @@ extension CommandLineTool {
         for index in feeds.indices {
             switch results[index] {
             case .success(let result):
-                output.out(verdict(result) + "\n")
+                output.err(verdict(result) + "\n")
                 if result.passed { passed += 1 } else { failed += 1 }
             case .failure(let error):
-                output.out("ERROR \(feeds[index]): \(error)\n")
+                output.err("ERROR \(feeds[index]): \(error)\n")
                 malformed += 1
             case nil:
                 break
             }
         }
-        if let logPath = options.values["--log"], let scratch {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            guard let handle = FileHandle(forWritingAtPath: logPath) else {
-                throw UsageError("cannot write the event log to \(logPath)")
+        if let combined, let scratchFiles {
+            let writer = try combined.open(standardOutput: standardOutput)
+            for file in scratchFiles {
+                guard case .replace(let path) = file.destination else { continue }
+                if let data = FileManager.default.contents(atPath: path) { writer.write(data) }
             }
-            for index in feeds.indices {
-                if let data = FileManager.default.contents(
-                    atPath: scratch.appendingPathComponent("\(index).jsonl").path)
-                {
-                    handle.write(data)
-                }
-            }
-            try? handle.close()
+            try writer.commit()
         }
-        if let junit = options.values["--junit"] {
+        if let junit {
             let report = JUnitReport(feeds: feeds, results: results).xml
-            guard FileManager.default.createFile(atPath: junit, contents: Data(report.utf8)) else {
-                throw UsageError("cannot write the JUnit report to \(junit)")
-            }
+            try junit.write(Data(report.utf8), standardOutput: standardOutput)
         }
-        output.out("\(passed) passed, \(failed + malformed) failed\n")
+        output.err("\(passed) passed, \(failed + malformed) failed\n")
         if malformed > 0 { return 2 }
         return failed > 0 ? 1 : 0
     }
@@ -147,27 +196,50 @@ extension CommandLineTool {
         return feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
     }
 
-    private static func runOne(_ path: String, logPath: String?, statePath: String?) -> Result<FeedResult, FeedError> {
+    private static func runOne(
+        _ path: String, log: OutputFile?, statePath: String?, standardOutput: @escaping @Sendable (Data) -> Void
+    ) -> Result<FeedResult, FeedError> {
         let url = URL(fileURLWithPath: path)
-        guard let logPath else {
+        guard let log else {
             return Result { () throws(FeedError) in try FeedRun.run(contentsOf: url, file: path, statePath: statePath) }
         }
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: logPath) else {
-            return .failure(
-                FeedError(
-                    .unreadable, file: path, line: 0, column: 0, "cannot write its event log to \(logPath)",
-                    hint: "check that the log directory is writable")
-            )
+        let unwritable = { (error: UsageError) in
+            FeedError(
+                .unreadable, file: path, line: 0, column: 0, error.message,
+                hint: "check that the log directory is writable")
         }
-        let log = FileEventLog(handle: handle)
-        defer {
-            log.flush()
-            try? handle.close()
+        let writer: OutputFileWriter
+        do throws(UsageError) {
+            writer = try log.open(standardOutput: standardOutput)
+        } catch {
+            return .failure(unwritable(error))
         }
-        return Result { () throws(FeedError) in
-            try FeedRun.run(contentsOf: url, file: path, log: log, statePath: statePath)
+        let events = OutputEventLog(writer: writer)
+        let outcome = Result { () throws(FeedError) in
+            try FeedRun.run(contentsOf: url, file: path, log: events, statePath: statePath)
         }
+        events.flush()
+        do throws(UsageError) {
+            try writer.commit()
+        } catch {
+            return .failure(unwritable(error))
+        }
+        return outcome
+    }
+
+    /// The `.storekit` files a feed's `config` steps name, resolved against the feed's directory (empty when the feed
+    /// cannot be read: running it reports that).
+    private static func configurationFiles(of feed: String) -> [String] {
+        guard let text = try? String(contentsOfFile: feed, encoding: .utf8), text.contains("config") else { return [] }
+        let directory = URL(fileURLWithPath: feed).deletingLastPathComponent()
+        var files: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.contains("config") {
+            let words = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .split(whereSeparator: \.isWhitespace)
+            guard words.count >= 2, words[0] == "config", words[1] != "demo" else { continue }
+            files.append(URL(fileURLWithPath: String(words[1]), relativeTo: directory).standardizedFileURL.path)
+        }
+        return files
     }
 
     /// The log file name of a feed: its base name, with its position when two feeds share a name.

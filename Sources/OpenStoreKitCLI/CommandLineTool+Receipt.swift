@@ -4,11 +4,16 @@ import ReceiptKit
 
 extension CommandLineTool {
     func receipt(_ arguments: [String]) throws(UsageError) -> Int32 {
-        guard let action = arguments.first else { throw UsageError("receipt needs an action: verify or dump") }
+        guard let action = arguments.first else {
+            throw UsageError("receipt needs an action: `openstorekit receipt verify FILE ...` or `receipt dump FILE`")
+        }
         let rest = Array(arguments.dropFirst())
         switch action {
         case "verify": return try verifyReceipt(rest)
         case "dump": return try dumpReceipt(rest)
+        case "-h", "--help":
+            output.out(Help.command("receipt") ?? "")
+            return 0
         default: throw UsageError("unknown receipt action \"\(action)\"; use verify or dump")
         }
     }
@@ -21,6 +26,7 @@ extension CommandLineTool {
             flags: ["--allow-xcode", "--test-root", "--compact"],
             multi: ["--root"]
         )
+        if printsHelp(options, for: "receipt verify") { return 0 }
         guard options.operands.count == 1, let file = options.operands.first else {
             throw UsageError("receipt verify needs exactly one receipt file")
         }
@@ -69,6 +75,7 @@ extension CommandLineTool {
 
     private func dumpReceipt(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(arguments, command: "receipt dump", flags: ["--compact"])
+        if printsHelp(options, for: "receipt dump") { return 0 }
         guard options.operands.count == 1, let file = options.operands.first else {
             throw UsageError("receipt dump needs exactly one receipt file")
         }

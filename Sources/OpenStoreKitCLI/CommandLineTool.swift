@@ -44,8 +44,9 @@ public struct CommandLineTool: Sendable {
 
     /// Runs the command with its arguments (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) -> Int32 {
+        _ = OutputFileWriter.creationMask
         guard let command = arguments.first else {
-            output.err(Help.overview)
+            output.err(Help.overview + "\nopenstorekit: give a command, such as `openstorekit demo`.\n")
             return 2
         }
         let rest = Array(arguments.dropFirst())
@@ -54,14 +55,22 @@ public struct CommandLineTool: Sendable {
             case "-h", "--help":
                 output.out(Help.overview)
                 return 0
+            case "--version", "version":
+                let options = try Arguments(rest, command: "version")
+                guard options.operands.isEmpty else { throw UsageError("version takes no operands") }
+                output.out(options.wantsHelp ? Help.command("version") ?? "" : "openstorekit \(Help.version)\n")
+                return 0
             case "help":
-                guard let topic = rest.first else {
-                    output.out(Help.overview)
+                let options = try Arguments(rest, command: "help")
+                guard !options.wantsHelp, let topic = options.operands.first else {
+                    output.out(options.wantsHelp ? Help.command("help") ?? "" : Help.overview)
                     return 0
                 }
-                guard let text = Help.command(topic) else {
+                let subtopic = options.operands.dropFirst().joined(separator: " ")
+                guard let text = Help.command(subtopic.isEmpty ? topic : "\(topic) \(subtopic)") else {
                     throw UsageError(
-                        "unknown command \"\(topic)\"; commands are \(Help.commands.joined(separator: ", "))")
+                        "unknown command \"\(options.operands.joined(separator: " "))\"; commands are "
+                            + Help.commands.joined(separator: ", "))
                 }
                 output.out(text)
                 return 0
@@ -80,11 +89,23 @@ public struct CommandLineTool: Sendable {
                     "unknown command \"\(command)\"; commands are \(Help.commands.joined(separator: ", "))")
             }
         } catch {
-            output.err(
-                "openstorekit: \(error.message)\nRun `openstorekit help \(Help.command(command) == nil ? "" : command)` for usage.\n"
-            )
+            let topic = Help.command(command) == nil ? "" : " \(command)"
+            output.err("openstorekit: \(error.message)\nRun `openstorekit help\(topic)` for usage.\n")
             return 2
         }
+    }
+
+    /// Prints the usage of `command` when `options` asked for it; returns whether it did.
+    func printsHelp(_ options: Arguments, for command: String) -> Bool {
+        guard options.wantsHelp else { return false }
+        output.out(Help.command(command) ?? Help.overview)
+        return true
+    }
+
+    /// Standard output as bytes, for outputs given `-`.
+    var standardOutputData: @Sendable (Data) -> Void {
+        let out = output.out
+        return { data in out(String(decoding: data, as: UTF8.self)) }
     }
 }
 

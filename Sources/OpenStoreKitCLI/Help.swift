@@ -1,6 +1,25 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "help"]
+    static let commands = ["demo", "run", "generate", "receipt", "help", "version"]
+
+    /// The release of the command, printed by `openstorekit --version`.
+    static let version = "0.1.0"
+
+    /// The options that take a value, per command.
+    static let options: [String: Set<String>] = [
+        "demo": ["--log", "--receipt-out", "--state"],
+        "run": ["--log", "--log-dir", "--junit", "--jobs", "--state"],
+        "generate": ["--users", "--seed", "--steps", "--output"],
+    ]
+
+    /// How every output option writes its file (shown in the help of the commands that have one).
+    static let outputFiles = """
+        Output files: FILE may be - (standard output), /dev/stdout or /dev/fd/N (that descriptor), or an existing
+        FIFO or character device, which are written through. A regular file is replaced atomically (a temporary file
+        in its directory, renamed over it when complete); a symbolic link to a regular file replaces the file it
+        points to and stays a link. A directory, a block device, a socket, a link to nothing, or a path that is one of
+        the command's inputs (a feed, a state file) or another of its outputs is refused before anything runs.
+        """
 
     static let overview = """
         openstorekit: StoreKit's payment queue over a simulated App Store, driven by scripted feeds.
@@ -12,8 +31,10 @@ enum Help {
           run         Run feed files and print a verdict for each.
           generate    Write a large random but reproducible feed.
           receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
-          help        Show help for a command: openstorekit help run
+          help        Show help for a command: openstorekit help run (or openstorekit run --help)
+          version     Print the release: openstorekit version (or openstorekit --version)
 
+        Verdicts, progress and errors go to standard error; event logs, feeds, reports and JSON go to standard output.
         Exit codes: 0 success, 1 an expectation failed, 2 a usage error or a malformed feed.
         The feed language: docs/feeds.md.
 
@@ -26,7 +47,8 @@ enum Help {
                 Usage: openstorekit demo [--log FILE] [--receipt-out FILE] [--state FILE]
 
                 Runs the built-in demo feed (a purchase, a failure, an Ask to Buy approval and a restore) on the
-                built-in catalog and prints its event log, one JSON object per line, then the verdict.
+                built-in catalog and prints its event log to standard output, one JSON object per line (so
+                `openstorekit demo | jq` works), and the verdict (PASS or FAIL) to standard error.
 
                 Options:
                   --log FILE          Write the event log to FILE instead of standard output.
@@ -34,16 +56,27 @@ enum Help {
                                       test PKI in Receipts/ (check it with `openstorekit receipt verify FILE
                                       --test-root` or `openssl cms -verify`).
                   --state FILE        Run the demo on the store kept in the state file FILE (see `openstorekit help
-                                      run`). The demo expects a new file: on one left by an earlier run its
-                                      expectations about a fresh store fail.
+                                      run`). A new file gives the same log as a run in memory. A file left by an
+                                      earlier demo goes on with the store it holds: its clock (a day further per
+                                      run), purchase history and transaction identifiers carry on, so the log
+                                      differs; the expectations still pass until the store's clock passes the end
+                                      of the demo subscription's first month (2026-01-09, the eighth run on one
+                                      file), when `expect subscribed` fails because the subscription has renewed.
+                                      Give a new file for the demo as it is on a fresh store.
+
+                Exit codes: 0 the demo passed, 1 an expectation failed, 2 a usage error or an unusable state file.
+
+                \(outputFiles)
 
                 """
         case "run":
             return """
-                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--state PATH]
+                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N] [--state PATH]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
-                PASS or FAIL per feed (with the first failed expectation and its line), then `N passed, M failed`.
+                to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
+                for a malformed feed, then `N passed, M failed`. Standard output carries only what is asked for
+                there: `--log -` (or `--junit -`) writes the event logs (or the report) to it, for a pipe.
 
                 Options:
                   --log FILE      Write the event logs of all feeds, in the order given, to FILE.
@@ -62,6 +95,8 @@ enum Help {
 
                 Exit codes: 0 all passed, 1 an expectation failed, 2 a malformed feed or a usage error.
 
+                \(outputFiles)
+
                 """
         case "generate":
             return """
@@ -76,6 +111,8 @@ enum Help {
                   --seed S      The random seed (a whole number).
                   --steps N     How many steps (default: 20 per user).
                   --output FILE Write the feed to FILE instead of standard output.
+
+                \(outputFiles)
 
                 """
         case "receipt":
@@ -96,8 +133,42 @@ enum Help {
                 dump prints the same JSON without verifying anything, marked "verified": false.
 
                 """
+        case "receipt verify":
+            return """
+                Usage: openstorekit receipt verify FILE (--root CERT... | --test-root) [--bundle-id ID]
+                           [--app-version V] [--device-id UUID|MAC] [--at creation|now|ISO8601] [--allow-xcode]
+                           [--compact]
+
+                Verifies an App Store receipt; see `openstorekit help receipt` for what is checked and the output.
+                """
+        case "receipt dump":
+            return """
+                Usage: openstorekit receipt dump FILE [--compact]
+
+                Prints a receipt as JSON without verifying anything, marked "verified": false; see `openstorekit help
+                receipt`.
+                """
         case "help":
-            return "Usage: openstorekit help [COMMAND]\n\nShows help for a command.\n"
+            return """
+                Usage: openstorekit help [COMMAND [ACTION]]
+
+                Shows help for a command (or a receipt action: openstorekit help receipt verify), as does
+                openstorekit COMMAND --help (or -h).
+                """
+        case "version":
+            return """
+                Usage: openstorekit version (or openstorekit --version)
+
+                Prints the release of the openstorekit command.
+                """
+        case "crash-workload":
+            return """
+                Usage: openstorekit crash-workload --state PATH --seed S [--steps N] [--commit-every K]
+                           [--compact-every C]
+
+                Runs the crash test's workload on a state file, printing one line per acknowledged step and grant
+                (used by the test suite; see docs/durable-state.md).
+                """
         default:
             return nil
         }

@@ -39,12 +39,12 @@ struct StateOptionTests {
         ).write(to: feed)
         let state = directory.appendingPathComponent("state.sqlite").path
         let first = runTool(["run", feed.path, "--state", state])
-        #expect(first.code == 0, "\(first.out)\(first.err)")
+        #expect(first.code == 0, "\(first.err)")
         #expect(FileManager.default.fileExists(atPath: state))
         let again = directory.appendingPathComponent("again.feed")
         try Data("expect history 1\nexpect unfinished 0\n".utf8).write(to: again)
         let second = runTool(["run", again.path, "--state", state])
-        #expect(second.code == 0, "\(second.out)")
+        #expect(second.code == 0, "\(second.err)")
     }
 
     @Test("Several feeds keep one state file each in the --state directory")
@@ -58,7 +58,7 @@ struct StateOptionTests {
         }
         let states = directory.appendingPathComponent("states").path
         let result = runTool(["run"] + feeds + ["--state", states])
-        #expect(result.code == 0, "\(result.out)")
+        #expect(result.code == 0, "\(result.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: states).filter { $0.hasSuffix(".sqlite") }
         #expect(files.sorted() == ["a.sqlite", "b.sqlite"])
     }
@@ -72,8 +72,8 @@ struct StateOptionTests {
         try Data("my notes\n".utf8).write(to: notes)
         let result = runTool(["run", feed.path, "--state", notes.path])
         #expect(result.code == 2)
-        #expect(result.out.contains("ERROR \(feed.path)"))
-        #expect(result.out.contains(notes.path))
+        #expect(result.err.contains("ERROR \(feed.path)"))
+        #expect(result.err.contains(notes.path))
         #expect(try Data(contentsOf: notes) == Data("my notes\n".utf8))
     }
 
