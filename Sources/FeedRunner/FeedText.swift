@@ -46,7 +46,9 @@ public enum FeedText {
                         .notText, file: file, line: line, column: column,
                         "the control character \(code)\(name) is not feed text"
                             + (scalar.value == 0 ? "; this looks like a binary file" : ""),
-                        hint: "a feed is UTF-8 text: name a feed file, or remove the character")
+                        hint:
+                            "a feed is UTF-8 text: if this is a binary file, name a feed instead; otherwise remove the character"
+                    )
                 default:
                     break
                 }

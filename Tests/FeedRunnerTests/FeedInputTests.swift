@@ -128,6 +128,22 @@ struct FeedInputTests {
         #expect(absent?.description.contains("error 2") == false)
     }
 
+    @Test("A config step naming a directory or a device is refused before anything runs")
+    func configNotAFile() throws {
+        let directory = try temporaryFeed(Array("buy com.example.pro".utf8)).deletingLastPathComponent()
+        var sources = [directory.path]
+        if FileManager.default.fileExists(atPath: "/dev/zero") { sources.append("/dev/zero") }
+        for source in sources {
+            let log = MemoryEventLog()
+            let error = feedError { () throws(FeedError) in
+                try FeedRun.run("buy com.example.pro\nconfig \(source)", file: "c.feed", log: log)
+            }
+            #expect(error == FeedError(.badConfiguration, file: "c.feed", line: 2, column: 8, "", hint: ""))
+            #expect(error?.message.contains(source) == true, "\(String(describing: error))")
+            #expect(log.lines.isEmpty)
+        }
+    }
+
     @Test(
         "An unknown product is refused before anything runs, with the catalog's closest names",
         arguments: [
