@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A libFuzzer target for ReceiptKit's parsers and verifier. It is a package of its own so that the main build never
-// needs the fuzzer runtime. Build and run: see docs/receipts.md.
+// libFuzzer targets for OpenStoreKit's parsers: receipts (ReceiptKit), feeds (FeedRunner) and `.storekit` files
+// (StoreSimulator). It is a package of its own so that the main build never needs the fuzzer runtime. Build and run:
+// see docs/receipts.md and docs/feeds.md.
 let package = Package(
     name: "ReceiptFuzz",
     dependencies: [.package(name: "OpenStoreKit", path: "..")],
@@ -10,6 +11,14 @@ let package = Package(
         .executableTarget(
             name: "ReceiptFuzzer",
             dependencies: ["FuzzerEntry", .product(name: "ReceiptKit", package: "OpenStoreKit")]
+        ),
+        .executableTarget(
+            name: "FeedFuzzer",
+            dependencies: ["FuzzerEntry", .product(name: "FeedRunner", package: "OpenStoreKit")]
+        ),
+        .executableTarget(
+            name: "StoreKitFuzzer",
+            dependencies: ["FuzzerEntry", .product(name: "StoreSimulator", package: "OpenStoreKit")]
         ),
         .target(name: "FuzzerEntry"),
     ]

@@ -20,45 +20,99 @@ public struct FeedDuration: Sendable, Hashable {
         return result.addingTimeInterval(seconds)
     }
 
-    /// Parses words such as `["1", "month"]`, `["3d"]` or `["2h", "30m"]`; nil if they are not a duration.
+    /// The longest duration one `advance` may cover: 100 years of 365.25 days (3,155,760,000 seconds), where a month
+    /// counts as a twelfth of such a year. Longer durations, and numbers too large to be a duration, are refused.
+    public static let maximumSeconds: Double = 3_155_760_000
+
+    /// Parses words such as `["1", "month"]`, `["3d"]` or `["2h", "30m"]`; nil if they are not a duration, or one
+    /// longer than ``maximumSeconds``.
     public init?(words: [String]) {
-        guard !words.isEmpty else { return nil }
-        var pending: Int?
-        var any = false
-        for word in words {
-            if let number = Int(word) {
-                guard pending == nil, number >= 0 else { return nil }
-                pending = number
-                continue
-            }
-            let digits = word.prefix { $0.isNumber }
-            let unit = String(word.dropFirst(digits.count)).lowercased()
-            let count: Int
-            if digits.isEmpty {
-                guard let value = pending else { return nil }
-                count = value
-            } else {
-                guard pending == nil, let value = Int(digits) else { return nil }
-                count = value
-            }
-            pending = nil
-            guard add(count, unit: unit) else { return nil }
-            any = true
-        }
-        guard pending == nil, any else { return nil }
+        guard case .success(let duration) = Self.parse(words) else { return nil }
+        self = duration
     }
 
-    private mutating func add(_ count: Int, unit: String) -> Bool {
-        switch unit {
-        case "s", "sec", "secs", "second", "seconds": seconds += Double(count)
-        case "m", "min", "mins", "minute", "minutes": seconds += Double(count) * 60
-        case "h", "hour", "hours": seconds += Double(count) * 3_600
-        case "d", "day", "days": seconds += Double(count) * 86_400
-        case "w", "week", "weeks": seconds += Double(count) * 604_800
-        case "mo", "month", "months": months += count
-        case "y", "year", "years": years += count
-        default: return false
+    /// Why words are not a duration: the index of the offending word (the first word when the whole is not a
+    /// duration), and what is wrong with it.
+    struct Problem: Error {
+        var word: Int
+        var message: String
+        var isBound: Bool
+    }
+
+    private init() {}
+
+    /// Parses a duration, or says which word is wrong and why.
+    static func parse(_ words: [String]) -> Result<FeedDuration, Problem> {
+        let text = "\"\(words.joined(separator: " "))\" is not a duration"
+        guard !words.isEmpty else { return .failure(Problem(word: 0, message: text, isBound: false)) }
+        var duration = FeedDuration()
+        var pending: (count: Int, index: Int)?
+        var any = false
+        var total: Double = 0
+        for (index, word) in words.enumerated() {
+            let digits = word.prefix { $0.isASCII && $0.isNumber }
+            if word.hasPrefix("-") || word.hasPrefix("+") {
+                return .failure(
+                    Problem(
+                        word: index,
+                        message: "\"\(word)\": a duration is never negative or signed; the clock only moves on",
+                        isBound: false))
+            }
+            if !digits.isEmpty {
+                guard let count = Int(digits), count <= Int(maximumSeconds) else {
+                    return .failure(
+                        Problem(
+                            word: index, message: "\(digits) is too large for a duration (at most 100 years)",
+                            isBound: true))
+                }
+                guard pending == nil else { return .failure(Problem(word: 0, message: text, isBound: false)) }
+                if digits.count == word.count {
+                    pending = (count, index)
+                    continue
+                }
+                pending = (count, index)
+            }
+            guard let (count, countIndex) = pending else {
+                return .failure(Problem(word: 0, message: text, isBound: false))
+            }
+            pending = nil
+            let unit = String(word.dropFirst(digits.count)).lowercased()
+            guard let seconds = Self.seconds(of: unit) else {
+                return .failure(Problem(word: 0, message: text, isBound: false))
+            }
+            total += Double(count) * seconds
+            guard total <= maximumSeconds else {
+                return .failure(
+                    Problem(
+                        word: countIndex,
+                        message:
+                            "\"\(words.joined(separator: " "))\" is longer than 100 years, the most one advance covers",
+                        isBound: true))
+            }
+            switch unit {
+            case "mo", "month", "months": duration.months += count
+            case "y", "year", "years": duration.years += count
+            default: duration.seconds += Double(count) * seconds
+            }
+            any = true
         }
-        return true
+        guard pending == nil, any else {
+            return .failure(Problem(word: 0, message: text, isBound: false))
+        }
+        return .success(duration)
+    }
+
+    /// The length of a unit in seconds (a month is a twelfth of 365.25 days, for the bound only); nil if unknown.
+    private static func seconds(of unit: String) -> Double? {
+        switch unit {
+        case "s", "sec", "secs", "second", "seconds": 1
+        case "m", "min", "mins", "minute", "minutes": 60
+        case "h", "hour", "hours": 3_600
+        case "d", "day", "days": 86_400
+        case "w", "week", "weeks": 604_800
+        case "mo", "month", "months": 2_629_800
+        case "y", "year", "years": 31_557_600
+        default: nil
+        }
     }
 }

@@ -25,6 +25,12 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownProduct = Code(rawValue: 206)
         /// The state file given to run the feed on (`--state`) cannot be opened, reopened or written.
         public static let unusableState = Code(rawValue: 207)
+        /// The feed is not UTF-8 text: bytes that are not UTF-8, or a control character such as NUL.
+        public static let notText = Code(rawValue: 208)
+        /// The feed has no steps: only blank lines and comments.
+        public static let noSteps = Code(rawValue: 209)
+        /// A number, duration or date is outside the bounds a feed allows (docs/feeds.md).
+        public static let outOfBounds = Code(rawValue: 210)
     }
 
     /// What kind of error this is.
@@ -50,8 +56,12 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// `file:line:column: error: message` and, on the next line, the hint.
-    public var description: String { "\(file):\(line):\(column): error: \(message)\n    hint: \(hint)" }
+    /// `file:line:column: error: message` (`file: error: message` for the file as a whole) and, on the next line, the
+    /// hint.
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line):\(column)" : file
+        return "\(place): error: \(message)\n    hint: \(hint)"
+    }
 
     /// Errors are equal when their codes and places are.
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -40,6 +40,8 @@ final class FeedInterpreter {
     private var expectations = 0
     private var currentLine = 0
     private var renewals: [String: Int] = [:]
+    /// The configurations the feed's `config` steps load, by source, loaded once when the feed is checked.
+    private var configurations: [String: StoreConfiguration] = [:]
     /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
     var paywall: FeedPaywall?
 
@@ -73,8 +75,8 @@ final class FeedInterpreter {
     // MARK: Running
 
     func run(_ text: String, includeReceipt: Bool = false) throws(FeedError) -> FeedResult {
-        let parser = FeedParser(file: file)
-        try parser.validate(text)
+        let parser = FeedParser(file: file, baseDirectory: baseDirectory)
+        configurations = try parser.check(text, startingWith: store.configuration).configurations
         var steps = 0
         var failure: FeedResult.Failure?
         ensureUser(currentUser)
@@ -199,7 +201,11 @@ final class FeedInterpreter {
             users[currentUser]?.restore = nil
             users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
         case .advance(let duration):
-            log(store.advance(to: duration.after(clock.now)))
+            let target = duration.after(clock.now)
+            guard target <= ISO8601.latest else {
+                return "the clock would pass \(ISO8601.format(ISO8601.latest)), the latest date a feed's clock reaches"
+            }
+            log(store.advance(to: target))
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
@@ -265,24 +271,11 @@ final class FeedInterpreter {
     }
 
     private func configure(_ source: String, line: FeedLine) throws(FeedError) {
-        guard source != "demo" else { return store.reconfigure(.demo) }
-        let url =
-            source.hasPrefix("/")
-            ? URL(fileURLWithPath: source)
-            : (baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-                .appendingPathComponent(source)
-        do throws(StoreSimulatorError) {
-            store.reconfigure(try StoreConfiguration(contentsOf: url))
-        } catch {
-            throw FeedError(
-                .badConfiguration,
-                file: file,
-                line: line.line,
-                column: 8,
-                error.detail,
-                hint: "config takes `demo` or a .storekit file path relative to the feed"
-            )
-        }
+        if let configuration = configurations[source] { return store.reconfigure(configuration) }
+        let words = FeedParser.tokenize(Substring(line.text))
+        store.reconfigure(
+            try FeedParser(file: file, baseDirectory: baseDirectory).loadConfiguration(
+                source, line: line.line, column: words.count > 1 ? words[1].column : 1))
     }
 
     private func apply(_ setting: FeedStep.Setting) {

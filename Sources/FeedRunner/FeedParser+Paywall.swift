@@ -74,7 +74,7 @@ extension FeedParser {
             }
             return .events(names)
         case "analytics":
-            return .analytics(try reader.word("an analytics event name"), try reader.integer("a number of events"))
+            return .analytics(try reader.word("an analytics event name"), try reader.count("a number of events"))
         case "result":
             let result = try reader.word("success, cancelled, pending or failed")
             guard ["success", "cancelled", "pending", "failed"].contains(result) else {

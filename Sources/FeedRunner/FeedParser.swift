@@ -1,35 +1,73 @@
-import Foundation
+public import Foundation
 import StoreModels
+import StoreSimulator
 
 /// Reads feed text, line by line: one step per line, `#` starts a comment.
 ///
-/// ``validate(_:)`` checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a
-/// feed of millions of steps never sits in memory as steps.
+/// Lines end with a line feed, a carriage return and line feed (CRLF), or a lone carriage return. ``validate(_:)``
+/// checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a feed of millions
+/// of steps never sits in memory as steps.
 public struct FeedParser: Sendable {
+    /// The most bytes one line may hold (64 KiB).
+    public static let maximumLineLength = 65_536
+
     /// The file name used in error messages.
     public let file: String
+    /// Where `config` paths are resolved; the current directory when `nil`.
+    public let baseDirectory: URL?
 
-    /// Creates a parser whose errors name `file`.
-    public init(file: String) {
+    /// Creates a parser whose errors name `file` and whose `config` paths are relative to `baseDirectory`.
+    public init(file: String, baseDirectory: URL? = nil) {
         self.file = file
+        self.baseDirectory = baseDirectory
     }
 
-    /// Checks every line of a feed and every handle reference; returns how many steps it has.
+    /// Checks every line of a feed, every handle reference and every product identifier (against the demo catalog,
+    /// or the `.storekit` file a `config` step loads); returns how many steps it has.
     ///
-    /// - Throws: ``FeedError`` for the first malformed line.
+    /// - Throws: ``FeedError`` for the first malformed line, for a product the catalog does not have, or `noSteps`
+    ///   for a feed without steps.
     @discardableResult
     public func validate(_ text: String) throws(FeedError) -> Int {
+        try check(text, startingWith: .demo).steps
+    }
+
+    /// What checking a feed found: its number of steps and the configurations its `config` steps load, by source.
+    struct Checked {
+        var steps = 0
+        var configurations: [String: StoreConfiguration] = [:]
+    }
+
+    /// Checks a feed whose run starts on `configuration`'s catalog.
+    func check(_ text: String, startingWith configuration: StoreConfiguration) throws(FeedError) -> Checked {
         var handles = Set<String>()
-        var count = 0
-        try forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
-            count += 1
-            for (reference, column) in references(of: line) {
+        var checked = Checked()
+        var catalog = configuration
+        try forEachLine(in: text) { (line: FeedLine, tokens: [(word: String, column: Int)]) throws(FeedError) in
+            checked.steps += 1
+            func column(of word: String) -> Int {
+                if let token = tokens.dropFirst().first(where: { $0.word == word }) { return token.column }
+                for token in tokens.dropFirst() {
+                    if let range = token.word.range(of: word) {
+                        return token.column + token.word.distance(from: token.word.startIndex, to: range.lowerBound)
+                    }
+                }
+                return tokens.first?.column ?? 1
+            }
+            if case .configure(let source) = line.step {
+                catalog = try loadConfiguration(source, line: line.line, column: column(of: source))
+                checked.configurations[source] = catalog
+            }
+            for product in Self.products(in: line.step) where catalog.catalog.product(product) == nil {
+                throw unknownProduct(product, in: catalog, line: line.line, column: column(of: product))
+            }
+            for reference in references(in: line.step) {
                 guard case .handle(let name) = reference, !handles.contains(name) else { continue }
                 throw FeedError(
                     .unknownHandle,
                     file: file,
                     line: line.line,
-                    column: column,
+                    column: column(of: reference.description),
                     "no transaction is named \"\(name)\" yet",
                     hint:
                         "name a transaction first, e.g. `buy com.example.pro as \(name)`, or refer to it by product id"
@@ -40,20 +78,119 @@ public struct FeedParser: Sendable {
             if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
             if let handle = named {
                 guard handles.insert(handle).inserted else {
+                    let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
                     throw FeedError(
                         .unknownHandle,
                         file: file,
                         line: line.line,
-                        column: (line.text.range(of: " as ").map {
-                            line.text.distance(from: line.text.startIndex, to: $0.upperBound)
-                        } ?? 0) + 1,
+                        column: after < tokens.count ? tokens[after].column : 1,
                         "the handle \"\(handle)\" is already taken",
                         hint: "give each transaction its own handle"
                     )
                 }
             }
         }
-        return count
+        guard checked.steps > 0 else {
+            throw FeedError(
+                .noSteps, file: file, line: 1, column: 1, "the feed has no steps, only blank lines and comments",
+                hint: "add steps, e.g. `buy com.example.pro as pro` and `expect state pro purchased` (docs/feeds.md)")
+        }
+        return checked
+    }
+
+    /// The URL of the `.storekit` file a `config` step names.
+    func configurationURL(_ source: String) -> URL {
+        source.hasPrefix("/")
+            ? URL(fileURLWithPath: source)
+            : (baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .appendingPathComponent(source)
+    }
+
+    /// The most bytes of a `.storekit` file a `config` step loads (16 MiB).
+    static let maximumConfigurationLength = 16 << 20
+
+    /// Loads the configuration a `config` step names: the demo, or a `.storekit` file.
+    func loadConfiguration(_ source: String, line: Int, column: Int) throws(FeedError) -> StoreConfiguration {
+        guard source != "demo" else { return .demo }
+        let url = configurationURL(source)
+        let data = try FeedText.read(
+            url, file: file, line: line, column: column, what: "a .storekit file",
+            limit: Self.maximumConfigurationLength,
+            regularFilesToo: true, code: .badConfiguration)
+        do throws(StoreSimulatorError) {
+            return try StoreConfiguration(data: data, sourceName: url.lastPathComponent)
+        } catch {
+            throw FeedError(
+                .badConfiguration,
+                file: file,
+                line: line,
+                column: column,
+                "\(url.path): \(error.detail)",
+                hint: "config takes `demo` or a .storekit file path relative to the feed"
+            )
+        }
+    }
+
+    private func unknownProduct(_ product: String, in configuration: StoreConfiguration, line: Int, column: Int)
+        -> FeedError
+    {
+        let known = configuration.catalog.products.map(\.id)
+        let suggestions = EditDistance.closest(to: product, among: known)
+        let hint: String
+        if !suggestions.isEmpty {
+            hint = "did you mean " + suggestions.joined(separator: " or ") + "?"
+        } else if known.isEmpty {
+            hint = "the catalog has no products; name a .storekit file that has some with `config FILE.storekit`"
+        } else {
+            let listed = known.prefix(8).joined(separator: ", ")
+            hint = "the catalog has \(listed)\(known.count > 8 ? ", ... (\(known.count) products)" : "")"
+        }
+        return FeedError(
+            .unknownProduct, file: file, line: line, column: column,
+            "no product \"\(product)\" in the catalog (\(configuration.sourceName))", hint: hint)
+    }
+
+    /// The product identifiers a step names.
+    static func products(in step: FeedStep) -> [String] {
+        var products: [String] = []
+        func add(_ reference: FeedStep.Reference) {
+            if case .product(let id) = reference { products.append(id) }
+        }
+        switch step {
+        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .expire(let product),
+            .renew(let product):
+            products.append(product)
+        case .script(let product?, _):
+            products.append(product)
+        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
+            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _),
+            .delete(let reference):
+            add(reference)
+        case .expect(let expectation):
+            switch expectation {
+            case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
+                add(reference)
+            case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
+                .charged(let product, _), .phase(let product, _), .renewals(let product, _),
+                .receiptEntries(let product, _), .receiptCancelled(let product):
+                products.append(product)
+            default:
+                break
+            }
+        case .paywall(let paywall):
+            switch paywall {
+            case .show(_, let listed, _, let selected, _):
+                products += listed
+                if let selected { products.append(selected) }
+            case .select(let product), .purchase(let product?), .webPurchase(let product?), .webBuy(let product):
+                products.append(product)
+            default:
+                break
+            }
+        default:
+            break
+        }
+        return products
     }
 
     /// Parses each step in order and hands it to `body`.
@@ -63,20 +200,35 @@ public struct FeedParser: Sendable {
         in text: String,
         _ body: (FeedLine) throws(FeedError) -> Void
     ) throws(FeedError) {
+        try forEachLine(in: text) { (line: FeedLine, _) throws(FeedError) in try body(line) }
+    }
+
+    /// Parses each step in order and hands it to `body` with the words of its line.
+    func forEachLine(
+        in text: String,
+        _ body: (FeedLine, [(word: String, column: Int)]) throws(FeedError) -> Void
+    ) throws(FeedError) {
         var lineNumber = 0
         var lineStart = text.startIndex
-        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines.
-        while lineStart < text.endIndex || (lineStart == text.startIndex && lineNumber == 0) {
-            let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines. A CRLF pair
+        // is one Character, so each of the three line ends is one Character.
+        while lineStart < text.endIndex {
+            let lineEnd = text[lineStart...].firstIndex { $0 == "\n" || $0 == "\r\n" || $0 == "\r" } ?? text.endIndex
             let rawLine = text[lineStart..<lineEnd]
             lineStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : text.endIndex
             lineNumber += 1
-            if lineEnd == text.endIndex, rawLine.isEmpty { break }
+            guard rawLine.utf8.count <= Self.maximumLineLength else {
+                throw FeedError(
+                    .outOfBounds, file: file, line: lineNumber, column: 1,
+                    "the line holds \(rawLine.utf8.count) bytes; a line holds at most \(Self.maximumLineLength)",
+                    hint: "split it into several steps, one per line")
+            }
             let tokens = Self.tokenize(rawLine)
             guard !tokens.isEmpty else { continue }
             let step = try parse(tokens, line: lineNumber)
             let trimmed = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            try body(FeedLine(line: lineNumber, text: trimmed.trimmingCharacters(in: .whitespaces), step: step))
+            try body(
+                FeedLine(line: lineNumber, text: trimmed.trimmingCharacters(in: .whitespaces), step: step), tokens)
         }
     }
 
@@ -99,14 +251,6 @@ public struct FeedParser: Sendable {
         }
         if !current.isEmpty { tokens.append((current, start)) }
         return tokens
-    }
-
-    private func references(of line: FeedLine) -> [(FeedStep.Reference, Int)] {
-        func column(of reference: FeedStep.Reference) -> Int {
-            let words = Self.tokenize(Substring(line.text))
-            return words.dropFirst().first { $0.word == reference.description }?.column ?? 1
-        }
-        return references(in: line.step).map { ($0, column(of: $0)) }
     }
 
     private func references(in step: FeedStep) -> [FeedStep.Reference] {
@@ -161,12 +305,18 @@ public struct FeedParser: Sendable {
             step = .restore(username)
         case "advance":
             let rest = reader.rest()
-            guard let duration = FeedDuration(words: rest.map(\.word)) else {
+            let duration: FeedDuration
+            switch FeedDuration.parse(rest.map(\.word)) {
+            case .success(let parsed):
+                duration = parsed
+            case .failure(let problem):
                 throw reader.error(
-                    .invalidValue,
-                    at: rest.first?.column ?? verb.column,
-                    "\"\(rest.map(\.word).joined(separator: " "))\" is not a duration",
-                    hint: "write a duration such as `3d`, `1 month`, `2h 30m`, `1y` or `90s`"
+                    problem.isBound ? .outOfBounds : .invalidValue,
+                    at: problem.word < rest.count ? rest[problem.word].column : verb.column,
+                    problem.message,
+                    hint: problem.isBound
+                        ? "advance at most 100 years at a time (`100y`, `36525d`); use several steps for more"
+                        : "write a duration such as `3d`, `1 month`, `2h 30m`, `1y` or `90s`"
                 )
             }
             step = .advance(duration)
@@ -389,7 +539,7 @@ public struct FeedParser: Sendable {
                     .invalidValue, at: reader.lastColumn, "\"\(outcome)\" is not a restore outcome",
                     hint: "write `expect restore finished` or `expect restore failed [CODE]`")
             }
-        case "unfinished": return .unfinished(try reader.integer("a number of transactions"))
+        case "unfinished": return .unfinished(try reader.count("a number of transactions"))
         case "owned": return .owned(try reader.word("a product identifier"), true)
         case "not-owned": return .owned(try reader.word("a product identifier"), false)
         case "subscribed":
@@ -402,17 +552,17 @@ public struct FeedParser: Sendable {
             return .subscribed(product, true, until)
         case "not-subscribed": return .subscribed(try reader.word("a product identifier"), false, nil)
         case "revoked": return .revoked(try reader.word("a product identifier"))
-        case "history": return .history(try reader.integer("a number of transactions"))
+        case "history": return .history(try reader.count("a number of transactions"))
         case "charged":
-            return .charged(try reader.word("a product identifier"), try reader.integer("a number of charges"))
+            return .charged(try reader.word("a product identifier"), try reader.count("a number of charges"))
         case "receipt":
             let what = try reader.word("`verifies`, or a product identifier and a count")
             if what == "verifies" { return .receiptVerifies }
-            return .receiptEntries(what, try reader.integer("a number of receipt entries"))
+            return .receiptEntries(what, try reader.count("a number of receipt entries"))
         case "receipt-cancelled":
             return .receiptCancelled(try reader.word("a product identifier"))
         case "renewals":
-            return .renewals(try reader.word("a product identifier"), try reader.integer("a number of renewals"))
+            return .renewals(try reader.word("a product identifier"), try reader.count("a number of renewals"))
         case "phase":
             let product = try reader.word("a subscription product identifier")
             let phase = try reader.word("active, grace-period, billing-retry or expired")
@@ -503,6 +653,15 @@ struct TokenReader {
         return number
     }
 
+    /// A count an expectation compares with: a whole number, not negative.
+    mutating func count(_ what: String) throws(FeedError) -> Int {
+        let number = try integer(what)
+        guard number >= 0 else {
+            throw error(.outOfBounds, at: lastColumn, "\(what) cannot be negative", hint: "write 0 or more")
+        }
+        return number
+    }
+
     mutating func reference() throws(FeedError) -> FeedStep.Reference {
         let value = try word("a transaction handle or product identifier")
         return value.contains(".") ? .product(value) : .handle(value)
@@ -538,6 +697,11 @@ struct TokenReader {
             throw error(
                 .invalidValue, at: lastColumn, "\"\(value)\" is not a date",
                 hint: "write 2026-02-01 or 2026-02-01T10:00:00Z (UTC)")
+        }
+        guard date >= ISO8601.earliest, date <= ISO8601.latest else {
+            throw error(
+                .outOfBounds, at: lastColumn, "\"\(value)\" is outside the dates a feed allows",
+                hint: "write a date from 1970-01-01 to 9999-12-31T23:59:59Z")
         }
         return date
     }

@@ -30,26 +30,16 @@ public enum FeedRun {
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
     ///
     /// - Parameter statePath: a state file to run on, as for ``run(_:file:baseDirectory:log:includeReceipt:statePath:)``.
-    /// - Throws: ``FeedError`` when the file cannot be read or is malformed, or the state file is unusable.
+    /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text) or is malformed, or
+    ///   the state file is unusable.
     public static func run(
         contentsOf url: URL,
         file: String? = nil,
         log: any EventLogSink = DiscardingEventLog(),
         statePath: String? = nil
     ) throws(FeedError) -> FeedResult {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw FeedError(
-                .unreadable,
-                file: file ?? url.path,
-                line: 0,
-                column: 0,
-                "cannot read the feed (\(error.localizedDescription))",
-                hint: "check the path and that the file is UTF-8 text"
-            )
-        }
+        let name = file ?? url.path
+        let text = try FeedText.decode(FeedText.read(url, file: name, what: "a feed"), file: name)
         return try run(
             text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log,
             statePath: statePath)

@@ -2,9 +2,17 @@ public import Foundation
 
 /// Fast, allocation-light ISO 8601 formatting and parsing of UTC dates (`2026-01-01T00:00:00Z`), without ICU.
 public enum ISO8601 {
-    /// `2026-01-01T00:00:00Z`; fractional seconds are dropped.
+    /// The earliest date a feed names or its clock reaches: 1970-01-01T00:00:00Z.
+    public static let earliest = Date(timeIntervalSince1970: 0)
+    /// The latest date a feed names or its clock reaches: 9999-12-31T23:59:59Z.
+    public static let latest = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// `2026-01-01T00:00:00Z`; fractional seconds are dropped. Dates more than 10^15 seconds (some 30 million years)
+    /// from 1970 are written as those bounds, and a date that is not a number as 1970.
     public static func format(_ date: Date) -> String {
-        let total = Int64(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970
+        let bounded = interval.isNaN ? 0 : min(max(interval, -1e15), 1e15)
+        let total = Int64(bounded.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = Int(total - days * 86_400)
         let (year, month, day) = civil(fromDays: days)

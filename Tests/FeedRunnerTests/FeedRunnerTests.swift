@@ -220,11 +220,24 @@ struct FeedRunnerTests {
         )
         let feed = """
             config manicmaniac-Default.v1_1.storekit
-            buy com.example.pro as gone
-            expect error gone paymentInvalid
+            buy com.example.consumable as coins
+            expect states coins purchasing purchased
             """
         let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: samples)
         #expect(result.passed, "\(result.failure?.description ?? "")")
+        // The file's catalog replaces the demo's: its products are checked before anything runs.
+        let log = MemoryEventLog()
+        do {
+            _ = try FeedRun.run(
+                "config manicmaniac-Default.v1_1.storekit\nbuy com.example.pro", file: "config.feed",
+                baseDirectory: samples, log: log)
+            Issue.record("a product outside the file's catalog was accepted")
+        } catch {
+            #expect(error == FeedError(.unknownProduct, file: "config.feed", line: 2, column: 5, "", hint: ""))
+            #expect(error.message.contains("manicmaniac-Default.v1_1.storekit"), "\(error)")
+            #expect(error.hint.contains("com.example.consumable"), "\(error)")
+        }
+        #expect(log.lines.isEmpty)
         #expect(throws: FeedError(.badConfiguration, file: "config.feed", line: 1, column: 8, "", hint: "")) {
             try FeedRun.run("config nowhere.storekit", file: "config.feed", baseDirectory: samples)
         }

@@ -74,7 +74,6 @@ struct PaywallFeedTests {
             ("\(show)\npaywall select com.example.season", "com.example.season is not among the loaded products"),
             ("\(show)\npaywall next-screen", "the paywall has one screen"),
             ("\(show)\npaywall close\npaywall purchase", "it is not on screen"),
-            ("paywall web-buy com.example.nothing", "no product has identifier com.example.nothing"),
         ]
     )
     func impossible(feed: String, message: String) throws {
@@ -93,6 +92,11 @@ struct PaywallFeedTests {
             ("expect paywall violation rude", 26, "\"rude\" is not a conformance rule"),
             ("expect paywall web done", 20, "\"done\" is not a web paywall status"),
             ("paywall show p products a,,b", 25, "\"a,,b\" is not a list"),
+            ("paywall web-buy com.example.nothing", 17, "no product \"com.example.nothing\" in the catalog (demo)"),
+            (
+                "paywall show p products com.example.pro,com.example.seasn", 41,
+                "no product \"com.example.seasn\" in the catalog (demo)"
+            ),
         ]
     )
     func malformed(line: String, column: Int, message: String) {
