@@ -98,7 +98,8 @@ final class StoreJournal: @unchecked Sendable {
         guard registered else {
             throw StoreSimulatorError(
                 .stateUnavailable,
-                "\(absolute) is already open in another store of this process; close() that store first")
+                "\(absolute) is already open in another store of this process "
+                    + "(pid \(ProcessInfo.processInfo.processIdentifier)); close() that store first")
         }
         do {
             // One process owns a state file at a time; taken before the file is read, so that nothing writes it
