@@ -151,7 +151,7 @@ struct StateOwnershipTests {
         let feed = directory + "/buy.feed"
         try Data("buy com.example.pro\nexpect history 1\n".utf8).write(to: URL(fileURLWithPath: feed))
         let run = runTool(["run", feed, "--state", state])
-        #expect(run.code != 0)
+        #expect(run.code == 2)
         #expect((run.out + run.err).contains("in use by process \(owner.pid)"), "\(run.out)\(run.err)")
 
         // The owner was not disturbed: it goes on acknowledging steps.
