@@ -6,8 +6,8 @@ import Testing
 @testable import StoreSimulator
 
 /// Every kind of state file a store refuses, in every journal mode it can be found in: the store names the file and
-/// what to do, and leaves the file and its `-wal` byte for byte as they were, and creates or removes no file (no `-wal`,
-/// `-shm` or lock file appears; an existing `-shm`, SQLite's shared-memory index, stays).
+/// what to do, and leaves the file, its `-wal` and its `-shm` byte for byte as they were, and creates or removes no
+/// file (no `-wal`, `-shm` or lock file appears).
 @Suite("Refused state files are not changed")
 struct StateFileRefusalTests {
     /// How the file is found on disk.
@@ -19,6 +19,8 @@ struct StateFileRefusalTests {
         /// A write-ahead-log database whose last writer is still running or was killed: with its `-wal` (holding
         /// the latest changes) and `-shm`.
         case walWithLog
+        /// The same with its `-wal` and no `-shm` (copied without it, say).
+        case walWithoutIndex
 
         var testDescription: String { rawValue }
     }
@@ -76,14 +78,14 @@ struct StateFileRefusalTests {
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: original + suffix) }
         }
-        if mode == .walWithLog {
+        if mode == .walWithLog || mode == .walWithoutIndex {
             // Damage it through a connection that stays open, so the damage is in the -wal, and copy the three files
             // as they are while it is open.
             let connection = try Connection(path: original)
             try connection.execute("PRAGMA wal_autocheckpoint = 0")
             try connection.execute("CREATE TABLE app_data (value); INSERT INTO app_data VALUES (1)")
             if let sql = kind.sql { try connection.execute(sql) }
-            for suffix in ["", "-wal", "-shm"] {
+            for suffix in mode == .walWithLog ? ["", "-wal", "-shm"] : ["", "-wal"] {
                 try FileManager.default.copyItem(atPath: original + suffix, toPath: path + suffix)
             }
             withExtendedLifetime(connection) {}
@@ -106,7 +108,7 @@ struct StateFileRefusalTests {
             try Data("Not a database: my shopping list.\n".utf8).write(to: URL(fileURLWithPath: path))
         case .emptyWithLog:
             try Data().write(to: URL(fileURLWithPath: path))
-            if mode != .walWithLog {
+            if mode != .walWithLog && mode != .walWithoutIndex {
                 try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: path + "-wal"))
             }
         case .truncated:
@@ -138,7 +140,9 @@ struct StateFileRefusalTests {
             // The file is in the mode it claims: bytes 18 and 19 of the header are 1 (rollback journal) or 2 (WAL).
             #expect(Array(journalMode) == (mode == .delete ? [1, 1] : [2, 2]))
         }
-        #expect(FileManager.default.fileExists(atPath: path + "-wal") == (mode == .walWithLog || kind == .emptyWithLog))
+        let hasLog = mode == .walWithLog || mode == .walWithoutIndex || kind == .emptyWithLog
+        #expect(FileManager.default.fileExists(atPath: path + "-wal") == hasLog)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm") == (mode == .walWithLog))
         let before = try Self.files(in: directory)
         let error = #expect(throws: StoreSimulatorError(kind.code, "")) {
             _ = try SimulatedStore(statePath: path, lane: .manual)
@@ -147,9 +151,8 @@ struct StateFileRefusalTests {
         #expect(error?.detail.contains(kind.advice) == true, "\(error?.detail ?? "")")
         let after = try Self.files(in: directory)
         #expect(after.keys.sorted() == before.keys.sorted(), "files appeared or disappeared")
-        // The -shm file is SQLite's shared-memory index of the -wal, not data: every reader writes its read marks
-        // in it. It must still be there (or not), and everything else byte for byte the same.
-        for (name, bytes) in before where !name.hasSuffix("-shm") {
+        // The -shm file (SQLite's shared-memory index of the -wal) too: the checks open it read-only.
+        for (name, bytes) in before {
             #expect(after[name] == bytes, "\(name) changed")
         }
     }

@@ -64,13 +64,38 @@ enum DatabaseOpener {
     ///
     /// Without a `-wal` file no other connection has the file open (SQLite creates it when opening a WAL database),
     /// and the file alone holds the whole database: it is read with `immutable=1`, so a refused file is left exactly
-    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` file, a plain read-only connection
-    /// reads the file and its log (it can never write the database).
+    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` and a `-shm` file, a read-only
+    /// connection reads the file and its log with the `-shm` opened read-only too (`readonly_shm=1`): it can write
+    /// none of the three. A `-wal` without a `-shm` (copied without it) cannot be read in place without SQLite
+    /// creating a `-shm`, so the file and its `-wal` are copied to a private temporary directory and read there.
     ///
     /// Then `check` reads the database in one read transaction on that same connection.
     private static func validate(path: String, options: LedgerOptions, check: Check) throws {
         let logExists = FileManager.default.fileExists(atPath: path + "-wal")
-        let connection = try Connection(path: path, readOnly: true, immutable: !logExists)
+        let indexExists = FileManager.default.fileExists(atPath: path + "-shm")
+        var scratch: String?
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        var readPath = path
+        if logExists && !indexExists {
+            let directory = FileManager.default.temporaryDirectory.path + "/ledger-check-" + UUID().uuidString
+            scratch = directory
+            readPath = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                try FileManager.default.copyItem(atPath: path, toPath: readPath)
+                try FileManager.default.copyItem(atPath: path + "-wal", toPath: readPath + "-wal")
+            } catch {
+                throw LedgerError(
+                    code: .cannotOpen,
+                    detail: "Cannot check '\(path)': it has a write-ahead log '\(path)-wal' but no '\(path)-shm', and "
+                        + "copying them to '\(directory)' to read them without creating a -shm failed: \(error). "
+                        + "The file has not been modified.",
+                    path: path)
+            }
+        }
+        let connection = try Connection(
+            path: readPath, readOnly: true, immutable: !logExists, readOnlySharedMemory: indexExists,
+            reportedPath: path)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         _ = try identity(of: connection, path: path)
         if options.checksIntegrityOnOpen {
