@@ -86,12 +86,43 @@ public final class LedgerDatabase: Sendable {
     ///   untouched), ``LedgerError/Code/migrationFailed`` if a migration fails (it is rolled back), or
     ///   ``LedgerError/Code/cannotOpen``, ``LedgerError/Code/readOnly``, ``LedgerError/Code/busy`` and the like.
     public init(path: String, options: LedgerOptions = LedgerOptions()) throws(LedgerError) {
-        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let absolute = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
+        let absolute = Self.absolute(path)
         let connection = try DatabaseOpener.open(path: absolute, options: options)
         self.path = absolute
         self.options = options
         self.state = Mutex(State(connection: connection))
+    }
+
+    /// Opens the database at `path` as ``init(path:options:)`` does, letting the caller refuse an existing file
+    /// before anything is written to it.
+    ///
+    /// When the file already holds a database, `check` runs after Ledger's own checks (header, identity, schema
+    /// version, integrity) and before the first write (switching a rollback-journal file to WAL, a migration): in
+    /// one read transaction on a read-only connection, which cannot change the file, its `-wal` or (without a
+    /// `-wal`) create any file beside it. If `check` throws, the file is left exactly as it was and the error is
+    /// rethrown unchanged. `check` is not called for a missing or empty file (a new database), so a caller learns
+    /// from it not being called that there was nothing to read. It sees the file's own schema version, which may be
+    /// older than ``currentSchemaVersion`` (records, meta and logs are in every version).
+    /// - Parameters:
+    ///   - path: The database file, as for ``init(path:options:)``.
+    ///   - options: Durability and checks.
+    ///   - check: Reads the existing database and throws to refuse it.
+    /// - Throws: What `check` threw, unchanged, or a ``LedgerError`` as ``init(path:options:)`` does.
+    public init(
+        path: String, options: LedgerOptions = LedgerOptions(),
+        checkingExisting check: (borrowing LedgerReadTransaction) throws -> Void
+    ) throws {
+        let absolute = Self.absolute(path)
+        let connection = try DatabaseOpener.open(path: absolute, options: options, check: check)
+        self.path = absolute
+        self.options = options
+        self.state = Mutex(State(connection: connection))
+    }
+
+    /// `path` resolved against the current directory, without `.` and `..` components.
+    private static func absolute(_ path: String) -> String {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
     }
 
     private init(inMemoryWith options: LedgerOptions) throws(LedgerError) {

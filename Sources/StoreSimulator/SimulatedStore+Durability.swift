@@ -23,8 +23,9 @@ extension SimulatedStore {
     /// try store.close()
     /// ```
     ///
-    /// A file is open in one store at a time in a process; close the store (``close()``) before opening the path
-    /// again. The same file must not be open in two processes at once.
+    /// A file is open in one store at a time, across processes: opening takes an exclusive lock on `<statePath>.lock`
+    /// (holding the process id), released by ``close()`` and by the end of the process however it ends, and a second
+    /// store on the same file, in this process or another, is refused at once naming the process that holds it.
     ///
     /// - Parameters:
     ///   - statePath: The state file. Beside it SQLite keeps `-wal` and `-shm` files; copy or move the three together.
@@ -38,7 +39,7 @@ extension SimulatedStore {
     ///   - app: The app receipts are issued to.
     ///   - signer: Signs receipts.
     /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
-    ///   already open in this process), `stateCorrupt` (damaged or truncated, or an entry cannot be read) or
+    ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or an entry cannot be read) or
     ///   `stateTooNew` (written by a newer release). A refused file is never modified, reset or deleted.
     public convenience init(
         statePath: String,
@@ -95,8 +96,8 @@ extension SimulatedStore {
         try journal?.compact(self)
     }
 
-    /// Commits what is pending and closes the state file, so the path can be opened again (by another store in this
-    /// process, or another process). The store goes on in memory; changes made after closing are not saved. Does
+    /// Commits what is pending, closes the state file and releases its lock, so the path can be opened again (by
+    /// another store in this process, or another process). The store goes on in memory; changes made after closing are not saved. Does
     /// nothing for an in-memory store, or when already closed.
     /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the pending changes could not be committed.
     public func close() throws(StoreSimulatorError) {

@@ -39,6 +39,8 @@ final class StoreJournal: @unchecked Sendable {
     let clock: ManualClock
 
     private let gate = NSRecursiveLock()
+    /// This process's ownership of the file, released by ``close()`` (or when the journal goes away).
+    private var ownership: StateFileLock?
     private var database: LedgerDatabase?
     private var committer: LedgerGroupCommitter?
     private var failureValue: StoreSimulatorError?
@@ -55,12 +57,13 @@ final class StoreJournal: @unchecked Sendable {
     private weak var store: SimulatedStore?
 
     private init(
-        path: String, durability: StoreDurability, clock: ManualClock, database: LedgerDatabase, lastSequence: Int64,
-        lastTime: Date, changesSinceSnapshot: Int
+        path: String, durability: StoreDurability, clock: ManualClock, ownership: StateFileLock,
+        database: LedgerDatabase, lastSequence: Int64, lastTime: Date, changesSinceSnapshot: Int
     ) {
         self.path = path
         self.durability = durability
         self.clock = clock
+        self.ownership = ownership
         self.database = database
         if case .group(let every) = durability.commit {
             committer = LedgerGroupCommitter(database: database, commitEvery: max(1, every))
@@ -95,12 +98,16 @@ final class StoreJournal: @unchecked Sendable {
         guard registered else {
             throw StoreSimulatorError(
                 .stateUnavailable,
-                "\(absolute) is already open in another store of this process; close() that store first")
+                "\(absolute) is already open in another store of this process "
+                    + "(pid \(ProcessInfo.processInfo.processIdentifier)); close() that store first")
         }
         do {
+            // One process owns a state file at a time; taken before the file is read, so that nothing writes it
+            // between the checks and the first write. Released (and its file removed) if the file is refused.
+            let ownership = try StateFileLock(statePath: absolute)
             return try openRegistered(
                 path: absolute, durability: durability, configuration: configuration, clock: clock,
-                retention: retention, app: app, signer: signer)
+                ownership: ownership, retention: retention, app: app, signer: signer)
         } catch {
             openPaths.withLock { _ = $0.remove(absolute) }
             throw error
@@ -109,22 +116,55 @@ final class StoreJournal: @unchecked Sendable {
 
     private static func openRegistered(
         path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
-        retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
+        ownership: StateFileLock, retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Opened {
+        // Everything that can refuse the file (its format version, snapshot and journal entries) is read before
+        // anything is written to it: through Ledger's read-only check, so a refused file is left byte for byte as it
+        // was, whatever its journal mode. `nil`: nothing of a store in it yet (a new file, or an app's database).
+        var existing: Replayed?
         let database: LedgerDatabase
         do {
-            database = try LedgerDatabase(path: path, options: durability.ledger)
+            database = try LedgerDatabase(path: path, options: durability.ledger) { txn in
+                existing = try read(txn, path: path, app: app, signer: signer)
+            }
+        } catch let error as StoreSimulatorError {
+            throw error
         } catch {
             throw stateError(error, path: path)
         }
+        if let replayed = existing {
+            let journal = StoreJournal(
+                path: path, durability: durability, clock: clock, ownership: ownership, database: database,
+                lastSequence: replayed.sequence, lastTime: replayed.time, changesSinceSnapshot: replayed.count)
+            return Opened(journal: journal, state: replayed.state, time: replayed.time)
+        }
+        let state = StoreState(configuration: configuration, retention: retention)
+        let snapshot = StoreSnapshot(state, sequence: 0, time: clock.now)
+        do {
+            let bytes = try encode(snapshot)
+            try database.write { txn in
+                try txn.put(bytes, forKey: snapshotKey, in: logName)
+                try txn.setMeta(currentFormat, forKey: formatKey)
+            }
+        } catch {
+            throw stateError(error, path: path)
+        }
+        let journal = StoreJournal(
+            path: path, durability: durability, clock: clock, ownership: ownership, database: database,
+            lastSequence: 0, lastTime: clock.now, changesSinceSnapshot: 0)
+        return Opened(journal: journal, state: state, time: clock.now)
+    }
+
+    /// Reads the store in an existing database and replays it; `nil` when the database holds no store yet.
+    private static func read(
+        _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
+    ) throws(StoreSimulatorError) -> Replayed? {
         let stored: (format: Int64?, snapshot: [UInt8]?, entries: Int)
         do {
-            stored = try database.read { txn in
-                (
-                    try txn.metaInteger(forKey: formatKey), try txn.value(forKey: snapshotKey, in: logName),
-                    try txn.logCount(in: logName)
-                )
-            }
+            stored = (
+                try txn.metaInteger(forKey: formatKey), try txn.value(forKey: snapshotKey, in: logName),
+                try txn.logCount(in: logName)
+            )
         } catch {
             throw stateError(error, path: path)
         }
@@ -137,21 +177,7 @@ final class StoreJournal: @unchecked Sendable {
                         + "not changed. Move it aside (with its -wal and -shm files) and restore a backup, or "
                         + "start from a new path.")
             }
-            let state = StoreState(configuration: configuration, retention: retention)
-            let snapshot = StoreSnapshot(state, sequence: 0, time: clock.now)
-            do {
-                let bytes = try encode(snapshot)
-                try database.write { txn in
-                    try txn.put(bytes, forKey: snapshotKey, in: logName)
-                    try txn.setMeta(currentFormat, forKey: formatKey)
-                }
-            } catch {
-                throw stateError(error, path: path)
-            }
-            let journal = StoreJournal(
-                path: path, durability: durability, clock: clock, database: database, lastSequence: 0,
-                lastTime: clock.now, changesSinceSnapshot: 0)
-            return Opened(journal: journal, state: state, time: clock.now)
+            return nil
         case let format? where format > currentFormat:
             throw StoreSimulatorError(
                 .stateTooNew,
@@ -175,11 +201,7 @@ final class StoreJournal: @unchecked Sendable {
         } catch {
             throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
         }
-        let replayed = try replay(database: database, snapshot: snapshot, path: path, app: app, signer: signer)
-        let journal = StoreJournal(
-            path: path, durability: durability, clock: clock, database: database, lastSequence: replayed.sequence,
-            lastTime: replayed.time, changesSinceSnapshot: replayed.count)
-        return Opened(journal: journal, state: replayed.state, time: replayed.time)
+        return try replay(txn, snapshot: snapshot, path: path, app: app, signer: signer)
     }
 
     /// What a replay reached.
@@ -193,7 +215,8 @@ final class StoreJournal: @unchecked Sendable {
     /// Applies every journal entry after the snapshot, in order, to a private store on a manual lane with no device
     /// connected (so nothing is told to anyone), each at the store time it was recorded at.
     private static func replay(
-        database: LedgerDatabase, snapshot: StoreSnapshot, path: String, app: AppIdentity, signer: ReceiptSigner
+        _ txn: borrowing LedgerReadTransaction, snapshot: StoreSnapshot, path: String, app: AppIdentity,
+        signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed {
         let initial: StoreState
         do {
@@ -209,7 +232,7 @@ final class StoreJournal: @unchecked Sendable {
         while true {
             let page: [LedgerLogEntry]
             do {
-                page = try database.read { txn in try txn.logEntries(in: logName, after: sequence, limit: 1024) }
+                page = try txn.logEntries(in: logName, after: sequence, limit: 1024)
             } catch {
                 throw stateError(error, path: path)
             }
@@ -420,6 +443,7 @@ final class StoreJournal: @unchecked Sendable {
                 failureValue = StoreSimulatorError(
                     .stateWriteFailed, "the store was closed; changes made after close() are not saved to \(path)")
             }
+            ownership = nil  // the file may now be opened by another store, or another process
             Self.openPaths.withLock { _ = $0.remove(path) }
         }
         try flushLocked()

@@ -1,11 +1,12 @@
 import Foundation
-import Ledger
 import OpenStoreKit
 import Purchases
 import StoreModels
 import StoreSimulator
 import Synchronization
 import Testing
+
+@testable import Ledger
 
 /// A fresh directory for state files, removed by ``remove()``.
 private struct StateDirectory {
@@ -122,6 +123,71 @@ struct DeliveryJournalTests {
         #expect(relaunched.store.unfinishedTransactions(deviceID: "phone").isEmpty)
         #expect(relaunched.coins == 100, "not granted again")
         #expect(relaunched.grants == [String(history[0].id)])
+        try relaunched.store.close()
+    }
+
+    /// A trigger that makes every insert of a delivery record fail, as a full disk or an I/O error in the second
+    /// write of a delivery would.
+    private static let failingRecord = """
+        CREATE TRIGGER fail_delivery_record BEFORE INSERT ON deliveries
+        BEGIN SELECT RAISE(ABORT, 'injected failure writing the delivery record'); END
+        """
+
+    @Test("deliver: when writing the record fails, the grant written before it is undone")
+    func failedRecordUndoesGrant() throws {
+        let database = try LedgerDatabase.inMemory()
+        try database.withConnection { connection throws(LedgerError) in try connection.execute(Self.failingRecord) }
+        let journal = LedgerDeliveryJournal(database: database, clock: ManualClock())
+        let error = #expect(throws: LedgerError.self) {
+            try journal.deliver("7") { txn in
+                try txn.incrementMeta(forKey: "coins", by: 100)
+                try txn.appendLog(Array("7".utf8), to: "grants")
+            }
+        }
+        #expect(error?.detail.contains("injected failure") == true, "\(String(describing: error))")
+        #expect(try database.read { txn in try txn.metaInteger(forKey: "coins") } == nil, "nothing granted")
+        #expect(try database.read { txn in try txn.logCount(in: "grants") } == 0)
+        #expect(!journal.isDelivered("7"))
+        try database.withConnection { connection throws(LedgerError) in
+            try connection.execute("DROP TRIGGER fail_delivery_record")
+        }
+        #expect(try journal.deliver("7") { txn in try txn.incrementMeta(forKey: "coins", by: 100) })
+        #expect(try database.read { txn in try txn.metaInteger(forKey: "coins") } == 100)
+    }
+
+    @Test("A purchase whose delivery record cannot be written is not granted, stays unfinished, and is delivered later")
+    func failedRecordIsDeliveredAgain() throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let path = directory.file("app.sqlite")
+        do {
+            let store = try SimulatedStore(statePath: path, lane: .manual)
+            let queue = SKPaymentQueue(store: store, deviceID: "phone")
+            let payment = SKMutablePayment()
+            payment.productIdentifier = "com.example.coins100"
+            queue.add(payment)
+            store.runUntilIdle()  // charged; no observer, so nothing is delivered yet
+            try store.close()
+        }
+        try LedgerDatabase(path: path).withConnection { connection throws(LedgerError) in
+            try connection.execute(Self.failingRecord)
+        }
+        let failing = try DurableApp(path: path)
+        #expect(failing.coins == 0, "nothing granted")
+        #expect(failing.grants.isEmpty)
+        let id = try #require(failing.store.allTransactions().first).id
+        #expect(!failing.journal.isDelivered(String(id)))
+        #expect(failing.store.unfinishedTransactions(deviceID: "phone").map(\.id) == [id], "left unfinished")
+        try failing.store.close()
+
+        try LedgerDatabase(path: path).withConnection { connection throws(LedgerError) in
+            try connection.execute("DROP TRIGGER fail_delivery_record")
+        }
+        let relaunched = try DurableApp(path: path)
+        #expect(relaunched.coins == 100, "granted once, on the next launch")
+        #expect(relaunched.grants == [String(id)])
+        #expect(relaunched.journal.isDelivered(String(id)))
+        #expect(relaunched.store.unfinishedTransactions(deviceID: "phone").isEmpty)
         try relaunched.store.close()
     }
 

@@ -12,6 +12,8 @@ final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     /// The file name as reported in errors (`nil` for an in-memory database).
     let path: String?
+    /// Whether the connection reads a copy of ``path`` (opened with a `reportedPath`).
+    let readsCopy: Bool
     /// Cached statements, indexed by ``LedgerSQL/rawValue``.
     private var cache: [Statement?]
 
@@ -22,7 +24,14 @@ final class Connection: @unchecked Sendable {
     ///   - immutable: Open read-only with `immutable=1`: SQLite takes no locks and creates no `-wal` or `-shm` file.
     ///     Only correct when no other connection has the file open (no `-wal` file exists).
     ///   - create: Create the file if it does not exist (ignored when read-only).
-    init(path: String?, readOnly: Bool = false, immutable: Bool = false, create: Bool = true) throws(LedgerError) {
+    ///   - readOnlySharedMemory: With `readOnly`, open the `-shm` file (SQLite's shared-memory index of the `-wal`)
+    ///     read-only too (`readonly_shm=1`): the connection then neither creates a `-shm` file nor writes its read
+    ///     marks into an existing one; when the index cannot be used it reads the `-wal` itself.
+    ///   - reportedPath: The file named in errors, when `path` is a copy of it (default: `path`).
+    init(
+        path: String?, readOnly: Bool = false, immutable: Bool = false, create: Bool = true,
+        readOnlySharedMemory: Bool = false, reportedPath: String? = nil
+    ) throws(LedgerError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if readOnly || immutable {
             flags |= SQLITE_OPEN_READONLY
@@ -35,17 +44,22 @@ final class Connection: @unchecked Sendable {
         if let path, immutable {
             flags |= SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        } else if let path, readOnly, readOnlySharedMemory {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?readonly_shm=1"
         }
         var raw: OpaquePointer?
         let rc = sqlite3_open_v2(name, &raw, flags, nil)
         guard rc == SQLITE_OK, let raw else {
-            let error = LedgerError.sqlite(rc, database: raw, path: path, context: "Opening the database")
+            let error = LedgerError.sqlite(
+                rc, database: raw, path: reportedPath ?? path, context: "Opening the database")
             sqlite3_close_v2(raw)  // sqlite3_open_v2 may allocate a handle even when it fails
             throw error
         }
         sqlite3_extended_result_codes(raw, 1)
         self.handle = raw
-        self.path = path
+        self.path = reportedPath ?? path
+        self.readsCopy = reportedPath != nil
         self.cache = Array(repeating: nil, count: LedgerSQL.allCases.count)
     }
 
@@ -70,7 +84,9 @@ final class Connection: @unchecked Sendable {
 
     /// An error for result code `rc`, naming this connection's file.
     func error(_ rc: Int32, _ context: String, file: String = #fileID, line: UInt = #line) -> LedgerError {
-        LedgerError.sqlite(rc, database: handle, path: path, context: context, file: file, line: line)
+        LedgerError.sqlite(
+            rc, database: handle, path: path, context: context, reportedPath: readsCopy ? path : nil, file: file,
+            line: line)
     }
 
     /// The cached prepared statement for `sql`, compiled on first use. If the cached one is part-way through its

@@ -4,8 +4,8 @@ internal import Foundation
 /// date in one transaction.
 ///
 /// Order matters for "refused files are not modified": the header is checked by reading bytes, then a read-only
-/// connection (which cannot write the file) reads the identity, the schema version and runs `PRAGMA quick_check`.
-/// Only then is a read-write connection opened and switched to WAL (the first write to the file).
+/// connection (which cannot write the file) reads the identity, the schema version and runs `PRAGMA quick_check`, and
+/// then runs the caller's check, if any (a store reading its own format version and data). Only then is a read-write connection opened and switched to WAL (the first write to the file).
 enum DatabaseOpener {
     /// What the identity pragmas say about a database.
     private enum Identity {
@@ -15,10 +15,26 @@ enum DatabaseOpener {
         case ledger(version: Int)
     }
 
+    /// A caller's check of an existing file, run through the read-only connection before anything is written.
+    typealias Check = (borrowing LedgerReadTransaction) throws -> Void
+
     /// Opens the file at `path` (absolute) and returns a ready connection.
     static func open(path: String, options: LedgerOptions) throws(LedgerError) -> Connection {
+        do {
+            return try open(path: path, options: options) { _ in }
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            // Without a caller's check, only LedgerError is thrown.
+            throw LedgerError(code: .sqliteFailure, detail: "Opening '\(path)': \(error)", path: path)
+        }
+    }
+
+    /// Opens the file at `path` (absolute) and returns a ready connection; `check`, if any, reads an existing
+    /// database after Ledger's own checks and before the first write. What it throws is rethrown unchanged.
+    static func open(path: String, options: LedgerOptions, check: Check) throws -> Connection {
         if try FileInspection.inspect(path: path) == .database {
-            try validate(path: path, options: options)
+            try validate(path: path, options: options, check: check)
         }
         let connection = try Connection(path: path)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
@@ -48,18 +64,49 @@ enum DatabaseOpener {
     ///
     /// Without a `-wal` file no other connection has the file open (SQLite creates it when opening a WAL database),
     /// and the file alone holds the whole database: it is read with `immutable=1`, so a refused file is left exactly
-    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` file, a plain read-only connection
-    /// reads the file and its log (it can never write the database).
-    private static func validate(path: String, options: LedgerOptions) throws(LedgerError) {
+    /// as it was, with no `-wal` or `-shm` file created beside it. With a `-wal` and a `-shm` file, a read-only
+    /// connection reads the file and its log with the `-shm` opened read-only too (`readonly_shm=1`): it can write
+    /// none of the three. A `-wal` without a `-shm` (copied without it) cannot be read in place without SQLite
+    /// creating a `-shm`, so the file and its `-wal` are copied to a private temporary directory and read there.
+    ///
+    /// Then `check` reads the database in one read transaction on that same connection.
+    private static func validate(path: String, options: LedgerOptions, check: Check) throws {
         let logExists = FileManager.default.fileExists(atPath: path + "-wal")
-        let connection = try Connection(path: path, readOnly: true, immutable: !logExists)
+        let indexExists = FileManager.default.fileExists(atPath: path + "-shm")
+        var scratch: String?
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        var readPath = path
+        if logExists && !indexExists {
+            let directory = FileManager.default.temporaryDirectory.path + "/ledger-check-" + UUID().uuidString
+            scratch = directory
+            readPath = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                try FileManager.default.copyItem(atPath: path, toPath: readPath)
+                try FileManager.default.copyItem(atPath: path + "-wal", toPath: readPath + "-wal")
+            } catch {
+                throw LedgerError(
+                    code: .cannotOpen,
+                    detail: "Cannot check '\(path)': it has a write-ahead log '\(path)-wal' but no '\(path)-shm', and "
+                        + "copying them to '\(directory)' to read them without creating a -shm failed: \(error). "
+                        + "The file has not been modified.",
+                    path: path)
+            }
+        }
+        let connection = try Connection(
+            path: readPath, readOnly: true, immutable: !logExists, readOnlySharedMemory: indexExists,
+            reportedPath: path)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         _ = try identity(of: connection, path: path)
-        guard options.checksIntegrityOnOpen else { return }
-        let report = try connection.textColumn("PRAGMA quick_check(20)")
-        guard report == ["ok"] else {
-            throw FileInspection.corrupt(path, "PRAGMA quick_check reports: " + report.joined(separator: "; "))
+        if options.checksIntegrityOnOpen {
+            let report = try connection.textColumn("PRAGMA quick_check(20)")
+            guard report == ["ok"] else {
+                throw FileInspection.corrupt(path, "PRAGMA quick_check reports: " + report.joined(separator: "; "))
+            }
         }
+        try connection.run(.beginDeferred)
+        defer { try? connection.run(.commit) }
+        try check(LedgerReadTransaction(store: LedgerStore(connection: connection)))
     }
 
     /// Reads the application id, schema version and table count, and refuses files that are not Ledger databases

@@ -9,14 +9,15 @@ extension LedgerError {
     ///   - path: The file name to report when `database` cannot say.
     ///   - context: What was being done, e.g. the SQL statement.
     ///   - usesConnectionMessage: Whether the connection's current message describes this failure.
+    ///   - reportedPath: The file to name instead of the connection's, when the connection reads a copy of it.
     @inline(never)
     static func sqlite(
         _ rc: Int32, database: OpaquePointer?, path: String? = nil, context: String, usesConnectionMessage: Bool = true,
-        file: String = #fileID, line: UInt = #line
+        reportedPath: String? = nil, file: String = #fileID, line: UInt = #line
     ) -> LedgerError {
         let code = Self.code(forSQLite: rc)
-        var location = path
-        if let database, let name = sqlite3_db_filename(database, "main") {
+        var location = reportedPath ?? path
+        if reportedPath == nil, let database, let name = sqlite3_db_filename(database, "main") {
             let text = String(cString: name)
             location = text.isEmpty ? nil : text
         }

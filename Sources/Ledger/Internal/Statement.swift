@@ -12,6 +12,8 @@ final class Statement {
     /// The first failure of a `sqlite3_bind_*` call since the last reset, reported by the next step instead of
     /// running the statement with a missing parameter.
     private var bindFailure: Int32 = SQLITE_OK
+    /// The file errors name when the connection reads a copy of it, `nil` otherwise (SQLite's own file name).
+    private let reportedPath: String?
 
     /// Compiles `sql` on `connection`.
     init(connection: Connection, sql: String) throws(LedgerError) {
@@ -23,6 +25,7 @@ final class Statement {
         }
         self.handle = raw
         self.sql = sql
+        self.reportedPath = connection.readsCopy ? connection.path : nil
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -80,7 +83,9 @@ final class Statement {
     /// The error for result code `rc` of this statement.
     private func failure(_ rc: Int32) -> LedgerError {
         // A failed bind may not have set the connection's message; only a failed step certainly did.
-        LedgerError.sqlite(rc, database: database, context: sql, usesConnectionMessage: bindFailure == SQLITE_OK)
+        LedgerError.sqlite(
+            rc, database: database, context: sql, usesConnectionMessage: bindFailure == SQLITE_OK,
+            reportedPath: reportedPath)
     }
 
     /// Runs the statement one step. Returns `true` when a row is available, `false` when the statement is done.
