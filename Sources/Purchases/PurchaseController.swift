@@ -1,11 +1,14 @@
 public import Foundation
+import Ledger
 public import OpenStoreKit
+import StoreSimulator
 import Synchronization
 
 /// The purchase-handling module every app writes, done right: load products, buy, restore, deliver content before
 /// finishing, exactly once.
 ///
-/// It works on any queue (``init(queue:mode:journal:retryPolicy:deliver:)``), `SKPaymentQueue.default()` by default.
+/// It works on any queue (``init(queue:mode:journal:retryPolicy:entitlements:purchasesSource:deliver:)``),
+/// `SKPaymentQueue.default()` by default.
 /// Compared with the classic module it closes the known holes:
 /// - purchase and restore each have their own in-progress guard, and every completion is called exactly once;
 /// - a restore completes on the queue's finished or failed callback, with the set of restored products;
@@ -13,7 +16,8 @@ import Synchronization
 ///   a restart;
 /// - content is delivered through one hook, before finishing, for every transaction however it arrives (purchases,
 ///   restores, renewals, approvals, purchases made elsewhere, redelivery after a restart), and a ``DeliveryJournal``
-///   keeps a transaction redelivered after a crash from being granted twice;
+///   keeps a transaction redelivered after a crash from being granted twice (on a durable store, by default, one kept
+///   in the store's own state file);
 /// - loading products sends one request per set of identifiers, however many callers wait for it.
 ///
 /// In ``Mode/observer`` mode the app runs its own purchase code: the controller only watches the queue.
@@ -81,7 +85,9 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     /// - Parameters:
     ///   - queue: the payment queue; `SKPaymentQueue.default()` by default.
     ///   - mode: `.full` delivers and finishes; `.observer` only watches.
-    ///   - journal: where deliveries are recorded before finishing.
+    ///   - journal: where deliveries are recorded before finishing. By default, on a durable store (one opened with a
+    ///     state path) a ``LedgerDeliveryJournal`` in the store's own state file, so deliveries survive a restart with
+    ///     the store's transactions; on an in-memory store an ``InMemoryDeliveryJournal``.
     ///   - retryPolicy: how failed products loads are retried.
     ///   - entitlements: which products grant which access levels.
     ///   - purchasesSource: where the verified purchases behind ``profile`` come from.
@@ -89,7 +95,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public init(
         queue: SKPaymentQueue = .default(),
         mode: Mode = .full,
-        journal: any DeliveryJournal = InMemoryDeliveryJournal(),
+        journal: (any DeliveryJournal)? = nil,
         retryPolicy: RetryPolicy = .none,
         entitlements: EntitlementPolicy = EntitlementPolicy(accessLevels: [:]),
         purchasesSource: (any VerifiedPurchasesSource)? = nil,
@@ -97,13 +103,19 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     ) {
         self.queue = queue
         self.mode = mode
-        self.journal = journal
+        self.journal = journal ?? Self.defaultJournal(for: queue.store)
         self.retryPolicy = retryPolicy
         self.entitlements = entitlements
         self.purchasesSource = purchasesSource
         self.deliver = deliver
         super.init()
         queue.add(self)
+    }
+
+    /// The journal of a controller given none: in the state file of a durable store, in memory otherwise.
+    private static func defaultJournal(for store: SimulatedStore) -> any DeliveryJournal {
+        guard let ledger = store.ledger else { return InMemoryDeliveryJournal() }
+        return LedgerDeliveryJournal(database: ledger, clock: store.clock)
     }
 
     deinit {
