@@ -18,6 +18,8 @@ import Synchronization
 ///   restores, renewals, approvals, purchases made elsewhere, redelivery after a restart), and a ``DeliveryJournal``
 ///   keeps a transaction redelivered after a crash from being granted twice (on a durable store, by default, one kept
 ///   in the store's own state file);
+/// - the ``profile`` follows the store's clock: when an access level ends (a subscription expires, a grace period
+///   ends) it is computed again and published once to ``profileUpdates``;
 /// - loading products sends one request per set of identifiers, however many callers wait for it.
 ///
 /// In ``Mode/observer`` mode the app runs its own purchase code: the controller only watches the queue.
@@ -62,6 +64,8 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         var restored = Set<String>()
         var continuations: [UUID: AsyncStream<PurchaseUpdate>.Continuation] = [:]
         var profile = Profile.empty
+        /// When the profile can next change by time alone (an expiry, the end of a grace period).
+        var profileChanges: Date?
         var profileContinuations: [UUID: AsyncStream<Profile>.Continuation] = [:]
     }
 
@@ -79,6 +83,24 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public let purchasesSource: (any VerifiedPurchasesSource)?
     private let deliver: @Sendable (Delivery) throws -> Void
     private let state = Mutex(State())
+    private let clockWatch = ClockWatch()
+
+    /// Hears the store's clock move, for the controller (held weakly by the store and weakly here).
+    private final class ClockWatch: StoreClockObserver {
+        private struct Target {
+            weak var controller: PurchaseController?
+        }
+
+        private let target = Mutex(Target())
+
+        func watch(for controller: PurchaseController) {
+            target.withLock { $0.controller = controller }
+        }
+
+        func store(_ store: SimulatedStore, clockDidMoveTo date: Date) {
+            target.withLock { $0.controller }?.timePassed(to: date)
+        }
+    }
 
     /// Creates a controller and adds it to the queue as an observer.
     ///
@@ -109,6 +131,8 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         self.purchasesSource = purchasesSource
         self.deliver = deliver
         super.init()
+        clockWatch.watch(for: self)
+        queue.store.addClockObserver(clockWatch)
         queue.add(self)
     }
 
@@ -126,8 +150,13 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
 
     // MARK: Profile
 
-    /// The profile as last computed from a verified receipt (``refreshProfile()``).
-    public var profile: Profile { state.withLock { $0.profile } }
+    /// The profile as last computed from a verified receipt (``refreshProfile()``), computed again first when the
+    /// store's clock has passed a moment where an access level changes (an expiry, the end of a grace period).
+    public var profile: Profile {
+        let (profile, changes) = state.withLock { ($0.profile, $0.profileChanges) }
+        guard let changes, queue.store.now >= changes else { return profile }
+        return (try? refreshProfile()) ?? self.state.withLock { $0.profile }
+    }
 
     /// Computes the profile again from the verified receipt, publishes it to ``profileUpdates`` when it changed, and
     /// returns it. The controller does this itself after every delivery, restore and revocation.
@@ -144,7 +173,10 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             gracePeriods: verified.gracePeriods,
             billingRetries: verified.billingRetries
         )
+        let changes = entitlements.nextChange(
+            from: verified.purchases, after: verified.date, gracePeriods: verified.gracePeriods)
         let listeners = state.withLock { state -> [AsyncStream<Profile>.Continuation] in
+            state.profileChanges = changes
             guard state.profile != fresh else { return [] }
             state.profile = fresh
             return Array(state.profileContinuations.values)
@@ -153,7 +185,9 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         return fresh
     }
 
-    /// Profiles as they change. Each call returns a new stream that starts with the current profile.
+    /// Profiles as they change: after deliveries, restores and revocations, and when the store's clock passes a
+    /// moment where an access level changes (one element per change, not one per clock move). Each call returns a new
+    /// stream that starts with the current profile.
     public var profileUpdates: AsyncStream<Profile> {
         let (stream, continuation) = AsyncStream<Profile>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
@@ -169,7 +203,14 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     }
 
     private func refreshProfileQuietly() {
+        // A receipt that does not verify leaves the last good profile; refreshProfile() reports why.
         _ = try? refreshProfile()
+    }
+
+    /// The store's clock moved: computes the profile again if it passed a moment where an access level changes.
+    private func timePassed(to date: Date) {
+        guard let changes = state.withLock({ $0.profileChanges }), date >= changes else { return }
+        refreshProfileQuietly()
     }
 
     // MARK: Products
