@@ -189,6 +189,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     /// moment where an access level changes (one element per change, not one per clock move). Each call returns a new
     /// stream that starts with the current profile.
     public var profileUpdates: AsyncStream<Profile> {
+        _ = profile  // computed again first if the clock passed a change
         let (stream, continuation) = AsyncStream<Profile>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         let current = state.withLock { state in

@@ -116,8 +116,29 @@ struct ProfileTests {
         #expect(subscriber.controller.profile.accessLevels["premium"]?.isActive == false)
     }
 
+    @Test("The end of a grace period ends the access level without anyone asking for a refresh")
+    func graceEndOnTheClock() async throws {
+        let subscriber = try Subscriber()
+        subscriber.store.updateSettings {
+            $0.billingRetryOnRenewal = true
+            $0.billingGracePeriodEnabled = true
+        }
+        let updates = subscriber.controller.profileUpdates
+        subscriber.buy("com.example.premium.yearly")
+        subscriber.advance(days: 366)
+        subscriber.advance(days: 30)
+        subscriber.buy("com.example.pro")
+        let published = await first(5, of: updates)
+        #expect(published.map { $0.isActive("premium") } == [false, true, true, false, false])
+        #expect(
+            published.map { $0.accessLevels["premium"]?.isInGracePeriod ?? false } == [
+                false, false, true, false, false,
+            ])
+        #expect(published.last?.isActive("pro") == true)
+    }
+
     @Test("A profile read after the clock passed an expiry is current even before the store reports the move")
-    func profileReadAfterExpiry() throws {
+    func profileReadAfterExpiry() async throws {
         let clock = ManualClock()
         let store = SimulatedStore(clock: clock, lane: .manual)
         let queue = SKPaymentQueue(store: store)
@@ -135,6 +156,8 @@ struct ProfileTests {
         try store.setAutoRenew(false, transactionID: latest.id)
         #expect(controller.profile.isActive("premium"))
         clock.advance(by: 8 * 86_400)  // the clock alone, as a clock that runs by itself moves
+        let startsWith = await first(1, of: controller.profileUpdates)
+        #expect(startsWith.map { $0.isActive("premium") } == [false], "a new stream starts with the current profile")
         #expect(!controller.profile.isActive("premium"))
     }
 
