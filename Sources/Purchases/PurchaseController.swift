@@ -85,7 +85,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     private let state = Mutex(State())
     private let clockWatch = ClockWatch()
 
-    /// Hears the store's clock move, for the controller (held weakly by the store and weakly here).
+    /// Hears the store's clock move for the controller: the store holds it weakly, and it holds the controller weakly.
     private final class ClockWatch: StoreClockObserver {
         private struct Target {
             weak var controller: PurchaseController?

@@ -5,8 +5,9 @@ import Synchronization
 /// subscription's expiry) uses to recompute when time passes.
 ///
 /// A store tells its clock observers after each ``SimulatedStore/advance(to:)`` (also the checks of
-/// ``SimulatedStore/startProcessingDueEvents(every:)``), on its ``StoreLane``, after the transactions the move produced
-/// (renewals) were sent to the devices. Observers are held weakly; add one with ``SimulatedStore/addClockObserver(_:)``.
+/// ``SimulatedStore/startProcessingDueEvents(every:)``), on its ``StoreLane``: the call is queued on the lane once the
+/// move is over, behind the device events the move produced (renewals). Observers are held weakly; add one with
+/// ``SimulatedStore/addClockObserver(_:)``.
 public protocol StoreClockObserver: AnyObject, Sendable {
     /// The store's clock shows `date`, later than or equal to the time of the previous call.
     func store(_ store: SimulatedStore, clockDidMoveTo date: Date)
