@@ -68,7 +68,9 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "PaywallEventsTests", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
+            name: "PaywallEventsTests",
+            dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit"]
+        ),
         .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
         .testTarget(
             name: "OpenStoreKitCLITests",

@@ -184,8 +184,14 @@ public final class PresentationContext: @unchecked Sendable {
     }
 
     private func poll(_ visit: WebPaywallVisit, startedAt start: Date) {
-        let profile = (try? purchases.refreshProfile()) ?? purchases.profile
-        visit.polled()
+        let profile: Profile
+        do throws(PurchasesError) {
+            profile = try purchases.refreshProfile()
+            visit.polled(failing: nil)
+        } catch {
+            profile = purchases.profile
+            visit.polled(failing: error)
+        }
         let now = store.now
         if visit.isGranted(by: profile) { return visit.end(.accessGranted(profile), at: now) }
         let deadline = start.addingTimeInterval(pollingPolicy.timeout)

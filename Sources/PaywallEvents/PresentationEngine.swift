@@ -211,8 +211,22 @@ final class PresentationEngine: @unchecked Sendable {
         state.withLock { $0.purchasing = nil }
         switch result {
         case .success(.purchased):
-            let profile = (try? context.purchases.refreshProfile()) ?? context.purchases.profile
-            emit(.didFinishPurchase(product, .success(profile: profile)))
+            // The profile comes from the verified receipt: a receipt that does not verify fails the purchase.
+            do throws(PurchasesError) {
+                let profile = try context.purchases.refreshProfile()
+                emit(.didFinishPurchase(product, .success(profile: profile)))
+            } catch {
+                emit(
+                    .didFailPurchase(
+                        product,
+                        PaywallEventsError(
+                            .purchaseFailed,
+                            "the purchase of \(product.vendorProductId) could not be verified: \(error.message)",
+                            underlying: error
+                        )
+                    )
+                )
+            }
         case .success(.cancelled):
             emit(.didFinishPurchase(product, .cancelled))
         case .success(.pending):
@@ -241,8 +255,17 @@ final class PresentationEngine: @unchecked Sendable {
             state.withLock { $0.restoring = false }
             switch result {
             case .success:
-                let profile = (try? context.purchases.refreshProfile()) ?? context.purchases.profile
-                emit(.didFinishRestore(profile))
+                do throws(PurchasesError) {
+                    emit(.didFinishRestore(try context.purchases.refreshProfile()))
+                } catch {
+                    emit(
+                        .didFailRestore(
+                            PaywallEventsError(
+                                .restoreFailed, "the restored purchases could not be verified: \(error.message)",
+                                underlying: error)
+                        )
+                    )
+                }
             case .failure(let error):
                 emit(.didFailRestore(PaywallEventsError(.restoreFailed, "the restore failed", underlying: error)))
             }

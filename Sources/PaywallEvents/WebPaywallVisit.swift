@@ -32,6 +32,7 @@ public final class WebPaywallVisit: Sendable {
     private struct State {
         var status = Status.inBrowser
         var polls = 0
+        var pollError: PurchasesError?
         var returnedAt: Date?
         var endedAt: Date?
         var observers: [@Sendable (Status) -> Void] = []
@@ -55,6 +56,9 @@ public final class WebPaywallVisit: Sendable {
     public var status: Status { state.withLock { $0.status } }
     /// How many times the profile was polled.
     public var polls: Int { state.withLock { $0.polls } }
+    /// Why the last poll could not read the profile (the receipt is missing or does not verify); `nil` when it could.
+    /// Polling goes on after such a poll, and a visit that times out after one ends with the last good profile.
+    public var pollError: PurchasesError? { state.withLock { $0.pollError } }
     /// When the user came back (store time).
     public var returnedAt: Date? { state.withLock { $0.returnedAt } }
     /// When polling ended (store time).
@@ -88,8 +92,11 @@ public final class WebPaywallVisit: Sendable {
         }
     }
 
-    func polled() {
-        state.withLock { $0.polls += 1 }
+    func polled(failing error: PurchasesError?) {
+        state.withLock { state in
+            state.polls += 1
+            state.pollError = error
+        }
     }
 
     func end(_ status: Status, at date: Date) {

@@ -76,6 +76,20 @@ public struct EntitlementPolicy: Sendable, Hashable {
         return Profile(accessLevels: levels, subscriptions: subscriptions)
     }
 
+    /// The first moment after `date` at which the profile of these purchases can change by time alone: a purchase
+    /// starting, a period expiring, a refund taking effect, a grace period ending. `nil` when none is ahead.
+    func nextChange(
+        from purchases: [EntitlementTransaction], after date: Date, gracePeriods: [String: Date] = [:]
+    ) -> Date? {
+        var moments = Array(gracePeriods.values)
+        for purchase in purchases {
+            moments.append(purchase.purchaseDate)
+            if let expires = purchase.expiresDate { moments.append(expires) }
+            if let cancelled = purchase.cancellationDate { moments.append(cancelled) }
+        }
+        return moments.filter { $0 > date }.min()
+    }
+
     /// The level that grants more: active beats inactive; then lifetime, then the later expiry.
     private static func better(_ current: AccessLevel?, _ candidate: AccessLevel) -> AccessLevel {
         guard let current else { return candidate }

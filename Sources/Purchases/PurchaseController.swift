@@ -1,11 +1,14 @@
 public import Foundation
+import Ledger
 public import OpenStoreKit
+import StoreSimulator
 import Synchronization
 
 /// The purchase-handling module every app writes, done right: load products, buy, restore, deliver content before
 /// finishing, exactly once.
 ///
-/// It works on any queue (``init(queue:mode:journal:retryPolicy:deliver:)``), `SKPaymentQueue.default()` by default.
+/// It works on any queue (``init(queue:mode:journal:retryPolicy:entitlements:purchasesSource:deliver:)``),
+/// `SKPaymentQueue.default()` by default.
 /// Compared with the classic module it closes the known holes:
 /// - purchase and restore each have their own in-progress guard, and every completion is called exactly once;
 /// - a restore completes on the queue's finished or failed callback, with the set of restored products;
@@ -13,7 +16,10 @@ import Synchronization
 ///   a restart;
 /// - content is delivered through one hook, before finishing, for every transaction however it arrives (purchases,
 ///   restores, renewals, approvals, purchases made elsewhere, redelivery after a restart), and a ``DeliveryJournal``
-///   keeps a transaction redelivered after a crash from being granted twice;
+///   keeps a transaction redelivered after a crash from being granted twice (on a durable store, by default, one kept
+///   in the store's own state file);
+/// - the ``profile`` follows the store's clock: when an access level ends (a subscription expires, a grace period
+///   ends) it is computed again and published once to ``profileUpdates``;
 /// - loading products sends one request per set of identifiers, however many callers wait for it.
 ///
 /// In ``Mode/observer`` mode the app runs its own purchase code: the controller only watches the queue.
@@ -58,6 +64,8 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         var restored = Set<String>()
         var continuations: [UUID: AsyncStream<PurchaseUpdate>.Continuation] = [:]
         var profile = Profile.empty
+        /// When the profile can next change by time alone (an expiry, the end of a grace period).
+        var profileChanges: Date?
         var profileContinuations: [UUID: AsyncStream<Profile>.Continuation] = [:]
     }
 
@@ -75,13 +83,33 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public let purchasesSource: (any VerifiedPurchasesSource)?
     private let deliver: @Sendable (Delivery) throws -> Void
     private let state = Mutex(State())
+    private let clockWatch = ClockWatch()
+
+    /// Hears the store's clock move for the controller: the store holds it weakly, and it holds the controller weakly.
+    private final class ClockWatch: StoreClockObserver {
+        private struct Target {
+            weak var controller: PurchaseController?
+        }
+
+        private let target = Mutex(Target())
+
+        func watch(for controller: PurchaseController) {
+            target.withLock { $0.controller = controller }
+        }
+
+        func store(_ store: SimulatedStore, clockDidMoveTo date: Date) {
+            target.withLock { $0.controller }?.timePassed(to: date)
+        }
+    }
 
     /// Creates a controller and adds it to the queue as an observer.
     ///
     /// - Parameters:
     ///   - queue: the payment queue; `SKPaymentQueue.default()` by default.
     ///   - mode: `.full` delivers and finishes; `.observer` only watches.
-    ///   - journal: where deliveries are recorded before finishing.
+    ///   - journal: where deliveries are recorded before finishing. By default, on a durable store (one opened with a
+    ///     state path) a ``LedgerDeliveryJournal`` in the store's own state file, so deliveries survive a restart with
+    ///     the store's transactions; on an in-memory store an ``InMemoryDeliveryJournal``.
     ///   - retryPolicy: how failed products loads are retried.
     ///   - entitlements: which products grant which access levels.
     ///   - purchasesSource: where the verified purchases behind ``profile`` come from.
@@ -89,7 +117,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public init(
         queue: SKPaymentQueue = .default(),
         mode: Mode = .full,
-        journal: any DeliveryJournal = InMemoryDeliveryJournal(),
+        journal: (any DeliveryJournal)? = nil,
         retryPolicy: RetryPolicy = .none,
         entitlements: EntitlementPolicy = EntitlementPolicy(accessLevels: [:]),
         purchasesSource: (any VerifiedPurchasesSource)? = nil,
@@ -97,13 +125,21 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     ) {
         self.queue = queue
         self.mode = mode
-        self.journal = journal
+        self.journal = journal ?? Self.defaultJournal(for: queue.store)
         self.retryPolicy = retryPolicy
         self.entitlements = entitlements
         self.purchasesSource = purchasesSource
         self.deliver = deliver
         super.init()
+        clockWatch.watch(for: self)
+        queue.store.addClockObserver(clockWatch)
         queue.add(self)
+    }
+
+    /// The journal of a controller given none: in the state file of a durable store, in memory otherwise.
+    private static func defaultJournal(for store: SimulatedStore) -> any DeliveryJournal {
+        guard let ledger = store.ledger else { return InMemoryDeliveryJournal() }
+        return LedgerDeliveryJournal(database: ledger, clock: store.clock)
     }
 
     deinit {
@@ -114,8 +150,13 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
 
     // MARK: Profile
 
-    /// The profile as last computed from a verified receipt (``refreshProfile()``).
-    public var profile: Profile { state.withLock { $0.profile } }
+    /// The profile as last computed from a verified receipt (``refreshProfile()``), computed again first when the
+    /// store's clock has passed a moment where an access level changes (an expiry, the end of a grace period).
+    public var profile: Profile {
+        let (profile, changes) = state.withLock { ($0.profile, $0.profileChanges) }
+        guard let changes, queue.store.now >= changes else { return profile }
+        return (try? refreshProfile()) ?? self.state.withLock { $0.profile }
+    }
 
     /// Computes the profile again from the verified receipt, publishes it to ``profileUpdates`` when it changed, and
     /// returns it. The controller does this itself after every delivery, restore and revocation.
@@ -132,7 +173,10 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             gracePeriods: verified.gracePeriods,
             billingRetries: verified.billingRetries
         )
+        let changes = entitlements.nextChange(
+            from: verified.purchases, after: verified.date, gracePeriods: verified.gracePeriods)
         let listeners = state.withLock { state -> [AsyncStream<Profile>.Continuation] in
+            state.profileChanges = changes
             guard state.profile != fresh else { return [] }
             state.profile = fresh
             return Array(state.profileContinuations.values)
@@ -141,8 +185,11 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
         return fresh
     }
 
-    /// Profiles as they change. Each call returns a new stream that starts with the current profile.
+    /// Profiles as they change: after deliveries, restores and revocations, and when the store's clock passes a
+    /// moment where an access level changes (one element per change, not one per clock move). Each call returns a new
+    /// stream that starts with the current profile.
     public var profileUpdates: AsyncStream<Profile> {
+        _ = profile  // computed again first if the clock passed a change
         let (stream, continuation) = AsyncStream<Profile>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         let current = state.withLock { state in
@@ -157,7 +204,14 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     }
 
     private func refreshProfileQuietly() {
+        // A receipt that does not verify leaves the last good profile; refreshProfile() reports why.
         _ = try? refreshProfile()
+    }
+
+    /// The store's clock moved: computes the profile again if it passed a moment where an access level changes.
+    private func timePassed(to date: Date) {
+        guard let changes = state.withLock({ $0.profileChanges }), date >= changes else { return }
+        refreshProfileQuietly()
     }
 
     // MARK: Products

@@ -13,7 +13,8 @@ extension SimulatedStore {
 
     /// Moves the store's clock to `date`, handling in time order every subscription event that falls due on the way:
     /// renewals, failed renewals, grace periods starting and ending, billing retry attempts, recoveries and expiries.
-    /// The clock shows each event's instant while it is handled, then `date`.
+    /// The clock shows each event's instant while it is handled, then `date`; then the clock observers hear of the
+    /// move (``addClockObserver(_:)``).
     ///
     /// Renewals and recoveries are new purchased transactions in the history; each device signed in to the account
     /// gets one as a new `.purchased` transaction, sent on the lane (run it to deliver them).
@@ -46,6 +47,7 @@ extension SimulatedStore {
             dispatch(outcome)
         }
         manual?.advance(to: date)
+        clockDidMove()
         return events
     }
 

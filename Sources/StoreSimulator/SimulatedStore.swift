@@ -37,6 +37,8 @@ public final class SimulatedStore: Sendable {
     let receipts = Mutex<[String: IssuedReceipt]>([:])
     /// The journal of a store opened from a state file; `nil` for an in-memory store, which then pays nothing for it.
     let journal: StoreJournal?
+    /// Who hears that the clock moved.
+    let clockObservers = ClockObservers()
 
     /// Creates a store.
     ///

@@ -2,6 +2,7 @@ import Foundation
 import OpenStoreKit
 import PaywallEvents
 import Purchases
+import ReceiptKit
 import StoreModels
 import StoreSimulator
 import Testing
@@ -160,6 +161,59 @@ struct FlowControllerTests {
         #expect(error.code == .purchaseFailed)
         #expect(error.purchasesError?.storeCode == SKError.Code(rawValue: code.rawValue))
         #expect(error.details["underlyingError"]?.contains("SKError \(code.rawValue)") == true)
+        #expect(session.checker.isConformant, "\(session.checker.violations())")
+    }
+
+    @Test("A purchase whose receipt does not verify fails with purchase_failed and the verification error")
+    func unverifiedPurchase() throws {
+        let untrusting = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: false)
+        let (session, flow, recorder) = try presented(session: Session(receiptVerifier: untrusting))
+        try flow.tapPurchase()
+        session.context.runUntilIdle()
+        #expect(recorder.calls.suffix(2) == ["didStartPurchase", "didFailPurchase"])
+        guard case .didFailPurchase(let product, let error) = recorder.events.last else {
+            Issue.record("no failure: \(recorder.calls)")
+            return
+        }
+        #expect(product.vendorProductId == "com.example.premium.monthly")
+        #expect(error.code == .purchaseFailed)
+        #expect(error.purchasesError?.code == .receiptInvalid)
+        #expect(error.details["underlyingError"]?.contains("does not verify") == true)
+        #expect(!recorder.calls.contains("didFinishPurchase"))
+        #expect(session.checker.isConformant, "\(session.checker.violations())")
+    }
+
+    @Test("The same purchase with a receipt that verifies succeeds with the receipt's profile")
+    func verifiedPurchase() throws {
+        let trusting = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: true)
+        let recorder = FlowRecorder()
+        recorder.dismissOnSuccess = false
+        let (session, flow, _) = try presented(recorder, session: Session(receiptVerifier: trusting))
+        try flow.tapPurchase()
+        session.context.runUntilIdle()
+        guard case .didFinishPurchase(_, .success(let profile)) = recorder.events.last else {
+            Issue.record("no success: \(recorder.calls)")
+            return
+        }
+        #expect(profile.isActive("premium"))
+        #expect(session.checker.isConformant, "\(session.checker.violations())")
+    }
+
+    @Test("A restore whose receipt does not verify fails with restore_failed, not a profile with nothing")
+    func unverifiedRestore() throws {
+        let untrusting = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: false)
+        let (session, flow, recorder) = try presented(session: Session(receiptVerifier: untrusting))
+        try session.store.buyProduct("com.example.pro")
+        session.context.runUntilIdle()
+        try flow.tapRestore()
+        session.context.runUntilIdle()
+        #expect(recorder.calls.suffix(2) == ["didStartRestore", "didFailRestore"])
+        guard case .didFailRestore(let error) = recorder.events.last else {
+            Issue.record("no failure: \(recorder.calls)")
+            return
+        }
+        #expect(error.code == .restoreFailed)
+        #expect(error.purchasesError?.code == .receiptInvalid)
         #expect(session.checker.isConformant, "\(session.checker.violations())")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import OpenStoreKit
 import PaywallEvents
 import Purchases
+import ReceiptKit
 import StoreModels
 import StoreSimulator
 import Synchronization
@@ -47,7 +48,8 @@ let demoEntitlements = EntitlementPolicy(accessLevels: [
     "com.example.premium.monthly": ["premium"], "com.example.premium.yearly": ["premium"], "com.example.pro": ["pro"],
 ])
 
-/// A store, a queue, the purchase module, a host, a context and a checker recording the context.
+/// A store, a queue, the purchase module, a host, a context and a checker recording the context. The profile comes
+/// from the store's history, or from the device's receipt when a receipt verifier is given.
 struct Session {
     let store = SimulatedStore(lane: .manual)
     let queue: SKPaymentQueue
@@ -62,15 +64,22 @@ struct Session {
         polling: ProfilePollingPolicy = .default,
         requiredAccessLevel: String? = nil,
         isDelivered: (@Sendable (SKPaymentTransaction) -> Bool)? = nil,
-        resolver: (@Sendable (PaywallProduct) -> Void)? = nil
+        resolver: (@Sendable (PaywallProduct) -> Void)? = nil,
+        receiptVerifier: ReceiptVerifier? = nil
     ) {
         queue = SKPaymentQueue(store: store)
+        let source: any VerifiedPurchasesSource =
+            if let receiptVerifier {
+                ReceiptPurchasesSource(queue: queue, verifier: receiptVerifier)
+            } else {
+                StoreHistorySource(store: store, account: SimulatedStore.defaultAccount)
+            }
         purchases = PurchaseController(
             queue: queue,
             mode: mode,
             journal: journal,
             entitlements: demoEntitlements,
-            purchasesSource: StoreHistorySource(store: store, account: SimulatedStore.defaultAccount)
+            purchasesSource: source
         ) { _ in }
         context = PresentationContext(
             purchases: purchases, host: host, profileId: "profile-42", pollingPolicy: polling,

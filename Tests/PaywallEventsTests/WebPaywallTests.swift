@@ -2,6 +2,7 @@ import Foundation
 import OpenStoreKit
 import PaywallEvents
 import Purchases
+import ReceiptKit
 import StoreModels
 import StoreSimulator
 import Testing
@@ -163,6 +164,38 @@ struct WebPaywallTests {
         #expect(ended.statuses == [.timedOut(.empty)])
         session.context.userDidReturnToApp()
         #expect(visit.polls == 5, "a visit polls once")
+    }
+
+    @Test("A poll whose receipt does not verify says why; polling goes on and times out with the last good profile")
+    func pollingUnverified() throws {
+        let untrusting = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: false)
+        let session = Session(
+            polling: ProfilePollingPolicy(interval: 1, timeout: 3), receiptVerifier: untrusting)
+        let visit = try session.context.openWebPaywall(for: product(id: "com.example.pro"))
+        try session.store.buyProduct("com.example.pro")
+        session.context.userDidReturnToApp()
+        #expect(visit.status == .polling)
+        #expect(visit.pollError?.code == .receiptInvalid)
+        #expect(visit.pollError?.message.contains("does not verify") == true)
+        session.context.advance(by: 5)
+        #expect(visit.status == .timedOut(.empty))
+        #expect(visit.polls == 4)
+        #expect(visit.pollError?.code == .receiptInvalid)
+    }
+
+    @Test("A poll that reads the profile has no error")
+    func pollingVerified() throws {
+        let trusting = try ReceiptVerifier(trustedRoots: [], trustsTestRoot: true)
+        let session = Session(receiptVerifier: trusting)
+        let visit = try session.context.openWebPaywall(for: product(id: "com.example.pro"))
+        try session.store.buyProduct("com.example.pro")
+        session.context.userDidReturnToApp()
+        guard case .accessGranted(let profile) = visit.status else {
+            Issue.record("not granted: \(visit.status)")
+            return
+        }
+        #expect(profile.isActive("pro"))
+        #expect(visit.pollError == nil)
     }
 
     @Test("A purchase made before the user returns is seen by the first poll")

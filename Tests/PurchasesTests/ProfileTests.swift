@@ -44,6 +44,25 @@ private struct Subscriber {
     }
 }
 
+/// The first `count` elements of a stream, or those it produced within ten seconds.
+private func first(_ count: Int, of stream: AsyncStream<Profile>) async -> [Profile] {
+    let elements = Calls<Profile>()
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await element in stream {
+                elements.record(element)
+                if elements.count == count { break }
+            }
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(10))  // the bound, not a wait: the elements are already buffered
+        }
+        await group.next()
+        group.cancelAll()
+    }
+    return elements.all
+}
+
 @Suite("Profiles from verified receipts")
 struct ProfileTests {
     @Test("A subscription grants its access level until it expires; the trial is reported")
@@ -68,6 +87,78 @@ struct ProfileTests {
         let profile = try subscriber.controller.refreshProfile()
         #expect(profile.accessLevels["premium"]?.isActive == false)
         #expect(profile.subscriptions.first?.isActive == false)
+    }
+
+    @Test("Time passing an expiry ends the access level: the profile changes and one update is published")
+    func expiryOnTheClock() async throws {
+        let subscriber = try Subscriber()
+        let updates = subscriber.controller.profileUpdates
+        subscriber.buy("com.example.premium.monthly")
+        let premium = try #require(subscriber.controller.profile.accessLevels["premium"])
+        #expect(premium.isActive)
+        let expiry = try #require(premium.expiresAt)
+        let latest = try #require(subscriber.store.allTransactions().last)
+        try subscriber.store.setAutoRenew(false, transactionID: latest.id)
+
+        // Day by day past the expiry, nobody reading the profile: the clock moves nine times, the access level ends
+        // once. A later purchase publishes its own profile: what came before it is every update the clock caused.
+        for _ in 0..<9 { subscriber.advance(days: 1) }
+        #expect(subscriber.store.now > expiry)
+        subscriber.buy("com.example.pro")
+        let published = await first(4, of: updates)
+        #expect(published.count == 4)
+        #expect(published.map { $0.isActive("premium") } == [false, true, false, false])
+        #expect(published.map { $0.isActive("pro") } == [false, false, false, true])
+        let ended = try #require(published.dropFirst(2).first?.accessLevels["premium"])
+        #expect(!ended.isActive)
+        #expect(ended.expiresAt == expiry)
+        #expect(published.dropFirst(2).first?.subscriptions.map(\.isActive) == [false])
+        #expect(subscriber.controller.profile.accessLevels["premium"]?.isActive == false)
+    }
+
+    @Test("The end of a grace period ends the access level without anyone asking for a refresh")
+    func graceEndOnTheClock() async throws {
+        let subscriber = try Subscriber()
+        subscriber.store.updateSettings {
+            $0.billingRetryOnRenewal = true
+            $0.billingGracePeriodEnabled = true
+        }
+        let updates = subscriber.controller.profileUpdates
+        subscriber.buy("com.example.premium.yearly")
+        subscriber.advance(days: 366)
+        subscriber.advance(days: 30)
+        subscriber.buy("com.example.pro")
+        let published = await first(5, of: updates)
+        #expect(published.map { $0.isActive("premium") } == [false, true, true, false, false])
+        #expect(
+            published.map { $0.accessLevels["premium"]?.isInGracePeriod ?? false } == [
+                false, false, true, false, false,
+            ])
+        #expect(published.last?.isActive("pro") == true)
+    }
+
+    @Test("A profile read after the clock passed an expiry is current even before the store reports the move")
+    func profileReadAfterExpiry() async throws {
+        let clock = ManualClock()
+        let store = SimulatedStore(clock: clock, lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let controller = PurchaseController(
+            queue: queue,
+            entitlements: policy,
+            purchasesSource: ReceiptPurchasesSource(
+                queue: queue, verifier: try ReceiptVerifier(trustedRoots: [], trustsTestRoot: true))
+        ) { _ in }
+        controller.loadProducts(["com.example.premium.monthly"]) { _ in }
+        store.runUntilIdle()
+        controller.purchase(productID: "com.example.premium.monthly") { _ in }
+        store.runUntilIdle()
+        let latest = try #require(store.allTransactions().last)
+        try store.setAutoRenew(false, transactionID: latest.id)
+        #expect(controller.profile.isActive("premium"))
+        clock.advance(by: 8 * 86_400)  // the clock alone, as a clock that runs by itself moves
+        let startsWith = await first(1, of: controller.profileUpdates)
+        #expect(startsWith.map { $0.isActive("premium") } == [false], "a new stream starts with the current profile")
+        #expect(!controller.profile.isActive("premium"))
     }
 
     @Test("A refund revokes access")
