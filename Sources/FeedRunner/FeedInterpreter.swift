@@ -199,7 +199,7 @@ final class FeedInterpreter {
             users[currentUser]?.restore = nil
             users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
         case .advance(let duration):
-            log(store.advance(to: duration.after(clock.now)))
+            do { log(try store.advance(to: duration.after(clock.now))) } catch { return error.detail }
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
