@@ -317,8 +317,9 @@ extension StoreState {
             }
             if let offer = subscription.offer { shortest = min(shortest, Self.shortestSeconds(of: offer.period)) }
             let span = limit.timeIntervalSince(next)
-            let more = shortest.isFinite && shortest > 0 ? (span / shortest).rounded(.down) : 0
-            total += 1 + (more >= Double(Int.max / 4) ? Int.max / 4 : Int(more))
+            let more = shortest.isFinite && shortest > 0 && span > 0 ? (span / shortest).rounded(.down) : 0
+            let cap = Int.max / 4
+            total += 1 + (more.isFinite && more < Double(cap) ? Int(more) : cap)
         }
         return total
     }

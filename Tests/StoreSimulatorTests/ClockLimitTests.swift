@@ -41,7 +41,7 @@ struct ClockLimitTests {
         try store.buyProduct("com.example.premium.monthly")
         let before = Fingerprint(store)
         let error = #expect(throws: StoreSimulatorError.self) {
-            try store.advance(by: 99_999_999_999_999 * day)
+            _ = try store.advance(by: 99_999_999_999_999 * day)
         }
         #expect(error?.code == .dateOutOfRange)
         #expect(error?.detail.contains("9999-12-31T23:59:59Z") == true)
@@ -59,10 +59,10 @@ struct ClockLimitTests {
         let store = SimulatedStore(lane: .manual)
         try store.buyProduct("com.example.premium.monthly")
         let before = Fingerprint(store)
-        #expect(throws: StoreSimulatorError(.dateOutOfRange, "")) { try store.advance(by: interval) }
+        #expect(throws: StoreSimulatorError(.dateOutOfRange, "")) { _ = try store.advance(by: interval) }
         if interval != -Double.infinity {
             #expect(throws: StoreSimulatorError(.dateOutOfRange, "")) {
-                try store.advance(to: Date(timeIntervalSinceReferenceDate: interval))
+                _ = try store.advance(to: Date(timeIntervalSinceReferenceDate: interval))
             }
         }
         #expect(Fingerprint(store) == before)
@@ -113,7 +113,7 @@ struct ClockLimitTests {
         try store.buyProduct("daily")
         let before = Fingerprint(store)
         // Year 9999 is about 2.9 million days away: more than a million daily renewals.
-        let error = #expect(throws: StoreSimulatorError.self) { try store.advance(to: ManualClock.latestDate) }
+        let error = #expect(throws: StoreSimulatorError.self) { _ = try store.advance(to: ManualClock.latestDate) }
         #expect(error?.code == .tooManyRenewals)
         #expect(error?.detail.contains("shorter steps") == true)
         #expect(error?.detail.contains(String(SimulatedStore.maximumRenewalsPerAdvance)) == true)
@@ -129,7 +129,7 @@ struct ClockLimitTests {
         // 1500 subscribers, each renewing daily: two years are over a million renewals in all.
         for index in 0..<1500 { try store.buyProduct("daily", account: "user\(index)") }
         let count = store.allTransactions().count
-        #expect(throws: StoreSimulatorError(.tooManyRenewals, "")) { try store.advance(by: 730 * day) }
+        #expect(throws: StoreSimulatorError(.tooManyRenewals, "")) { _ = try store.advance(by: 730 * day) }
         #expect(store.allTransactions().count == count)
         #expect(store.now == ManualClock.defaultStart)
         #expect(try store.advance(by: 2 * day).count == 3000)
