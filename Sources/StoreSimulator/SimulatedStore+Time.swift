@@ -21,7 +21,8 @@ extension SimulatedStore {
     public func advance(by interval: TimeInterval) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         let start = now
         guard interval.isFinite, interval <= ManualClock.latestDate.timeIntervalSince(start) else {
-            throw Self.dateOutOfRange("advancing by \(interval) seconds from \(start.ISO8601Format())")
+            throw Self.dateOutOfRange(
+                "advancing by \(interval) seconds from \(start.ISO8601Format())", finite: interval.isFinite)
         }
         return try advance(to: start.addingTimeInterval(max(0, interval)))
     }
@@ -60,7 +61,9 @@ extension SimulatedStore {
     /// recorded move was within it when made.
     func advance(to date: Date, limitingRenewals: Bool) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         guard date.timeIntervalSinceReferenceDate.isFinite, date <= ManualClock.latestDate else {
-            throw Self.dateOutOfRange("moving the clock to \(date.timeIntervalSince1970) seconds since 1970")
+            throw Self.dateOutOfRange(
+                "moving the clock to \(date.timeIntervalSince1970) seconds after 1970",
+                finite: date.timeIntervalSinceReferenceDate.isFinite)
         }
         journal?.enter()
         defer { journal?.end() }
@@ -166,12 +169,13 @@ extension SimulatedStore {
         return events
     }
 
-    static func dateOutOfRange(_ what: String) -> StoreSimulatorError {
-        StoreSimulatorError(
-            .dateOutOfRange,
-            "\(what) is not a date the store's clock can show (it must be finite and at most "
-                + "\(ManualClock.latestDate.ISO8601Format())); move the clock by a shorter, finite interval"
-        )
+    static func dateOutOfRange(_ what: String, finite: Bool = true) -> StoreSimulatorError {
+        let problem =
+            finite
+            ? "goes past \(ManualClock.latestDate.ISO8601Format()), the latest time the store's clock can show"
+            : "is not a finite number of seconds"
+        return StoreSimulatorError(
+            .dateOutOfRange, "\(what) \(problem); move the clock by a shorter, finite interval")
     }
 
     static func tooManyRenewals(_ count: Int, until limit: Date, stoppedAt: Date? = nil) -> StoreSimulatorError {
