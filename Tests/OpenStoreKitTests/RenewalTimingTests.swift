@@ -67,8 +67,52 @@ private func payment(_ productID: String) -> SKMutablePayment {
     return payment
 }
 
+/// An observer that buys coins each time it hears of a subscription renewal, and finishes everything.
+private final class BuyOnRenewal: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
+    private let seen = Mutex(0)
+
+    func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        for transaction in transactions where transaction.transactionState == .purchased {
+            if transaction.payment.productIdentifier == "com.example.premium.monthly" {
+                let count = seen.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                if count > 1 { queue.add(payment("com.example.coins100")) }  // the first is the purchase
+            }
+            queue.finishTransaction(transaction)
+        }
+    }
+}
+
 @Suite("Renewals heard at their own time")
 struct RenewalTimingTests {
+    @Test("What an observer does when it hears of a renewal is replayed at the renewal's time after a relaunch")
+    func durableStepsReplay() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/renewal-timing-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var store = try SimulatedStore(statePath: path, lane: .manual)
+        let queue = SKPaymentQueue(store: store, deviceID: "device-1")
+        let observer = BuyOnRenewal()
+        queue.add(observer)
+        queue.add(payment("com.example.premium.monthly"))
+        store.runUntilIdle()
+        try store.advance(by: 92 * day)
+        store.runUntilIdle()
+        let history = store.allTransactions()
+        let coins = history.filter { $0.productID == "com.example.coins100" }
+        let renewals = history.filter { $0.productID == "com.example.premium.monthly" }.dropFirst()
+        #expect(coins.count == 3)
+        #expect(coins.map(\.purchaseDate) == renewals.map(\.purchaseDate), "bought as each renewal was heard")
+        queue.remove(observer)
+        try store.close()
+
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(store.allTransactions() == history)
+        #expect(store.now == ManualClock.defaultStart.addingTimeInterval(92 * day))
+        try store.close()
+    }
+
     @Test("Over a three-month advance, an observer reading the store's clock sees each renewal's own date")
     func observerSeesEachRenewalDate() throws {
         let store = SimulatedStore(lane: .manual)
