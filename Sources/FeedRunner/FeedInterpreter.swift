@@ -205,7 +205,7 @@ final class FeedInterpreter {
             guard target <= ISO8601.latest else {
                 return "the clock would pass \(ISO8601.format(ISO8601.latest)), the latest date a feed's clock reaches"
             }
-            log(store.advance(to: target))
+            do { log(try store.advance(to: target)) } catch { return error.detail }
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }

@@ -63,7 +63,7 @@ public struct SKTestError: Error, CustomNSError, Hashable, Sendable, CustomStrin
             case .unknownTransaction: .noTransactionFound
             case .invalidProductType: .invalidProductType
             case .noSubscription: .noSubscriptionFound
-            case .invalidAction: .invalidAction
+            case .invalidAction, .dateOutOfRange, .tooManyRenewals: .invalidAction
             default: .serviceUnavailable
             }
         self.init(code, message: error.detail)

@@ -21,7 +21,7 @@ public import StoreSimulator
 /// queue.add(SKPayment(product: product))
 /// store.runUntilIdle()                               // .purchasing, .deferred
 /// try session.approveAskToBuyTransaction(identifier: session.allTransactions()[0].identifier)
-/// session.advance(by: 31 * 86_400)                   // renewals, billing retry, expiries fall due in order
+/// try session.advance(by: 31 * 86_400)               // renewals, billing retry, expiries fall due in order
 /// store.runUntilIdle()
 /// ```
 ///
@@ -195,8 +195,12 @@ public final class SKTestSession: NSObject, Sendable {
     }
 
     /// Removes every transaction (and every subscription), so one-time purchases can be bought again.
+    ///
+    /// On a store whose clock runs by itself (the store behind `SKPaymentQueue.default()`), the clock also goes back to
+    /// the system time if ``advance(by:)`` moved it ahead: with no history left, nothing depends on the time it showed.
     public func clearTransactions() {
         store.clearTransactions()
+        (store.clock as? TimeRateClock)?.returnToWallClock()
     }
 
     /// Deletes a transaction and those that descend from it (renewals of a subscription, restored copies).
@@ -314,17 +318,28 @@ public final class SKTestSession: NSObject, Sendable {
 
     // MARK: Time
 
-    /// Moves the store's manual clock forward, producing every renewal, billing retry step and expiry on the way, in
-    /// time order. See ``StoreSimulator/SimulatedStore/advance(to:)``.
+    /// Moves the store's clock forward, producing every renewal, billing retry step and expiry on the way, in time
+    /// order. See ``StoreSimulator/SimulatedStore/advance(to:)``.
+    ///
+    /// This works on every store a session controls: a manual clock moves; the clock of the store behind
+    /// `SKPaymentQueue.default()` (a ``StoreSimulator/TimeRateClock``) moves by an offset over the system clock and
+    /// runs on from the new time, so renewals due in between are handled and delivered to the payment queues on the
+    /// main queue.
+    ///
+    /// - Throws: ``SKTestError`` `invalidAction` for an interval that is not finite or would take the clock past
+    ///   9999-12-31T23:59:59Z (`dateOutOfRange`), or for a move that would produce more renewals than
+    ///   ``StoreSimulator/SimulatedStore/maximumRenewalsPerAdvance`` (`tooManyRenewals`); nothing moves then.
     @discardableResult
-    public func advance(by interval: TimeInterval) -> [SubscriptionEvent] {
-        store.advance(by: interval)
+    public func advance(by interval: TimeInterval) throws(SKTestError) -> [SubscriptionEvent] {
+        try Self.run { () throws(StoreSimulatorError) in try store.advance(by: interval) }
     }
 
-    /// Moves the store's manual clock to a date. See ``StoreSimulator/SimulatedStore/advance(to:)``.
+    /// Moves the store's clock to a date. See ``advance(by:)`` and ``StoreSimulator/SimulatedStore/advance(to:)``.
+    ///
+    /// - Throws: as ``advance(by:)``.
     @discardableResult
-    public func advance(to date: Date) -> [SubscriptionEvent] {
-        store.advance(to: date)
+    public func advance(to date: Date) throws(SKTestError) -> [SubscriptionEvent] {
+        try Self.run { () throws(StoreSimulatorError) in try store.advance(to: date) }
     }
 
     // MARK: Helpers

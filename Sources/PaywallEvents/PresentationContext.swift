@@ -77,10 +77,10 @@ public final class PresentationContext: @unchecked Sendable {
         let end = store.now.addingTimeInterval(max(0, interval))
         runUntilIdle()
         while let due = scheduler.nextDueDate, due <= end {
-            store.advance(to: due)
+            _ = try? store.advance(to: due)  // a due date of scheduled work
             runUntilIdle()
         }
-        store.advance(to: end)
+        _ = try? store.advance(to: end)
         runUntilIdle()
     }
 

@@ -160,7 +160,7 @@ extension SimulatedStore {
         case .declinePriceIncrease(let id):
             try? declinePriceIncrease(id)
         case .advance(let date):
-            _ = advance(to: date)
+            _ = try? advance(to: date, limitingRenewals: false)  // a recorded date is one the clock can show
         case .setReceiptExpired(let expired, let deviceID):
             setReceiptExpired(expired, deviceID: deviceID)
         case .moveClock:

@@ -125,7 +125,11 @@ extension SimulatedStore {
             } else {
                 targets = state.deviceIDs(of: failed.account)
             }
-            state.deliver(record, transactionID: newID, transactionDate: now, to: targets, into: &outcome)
+            // The payment is for the product bought, even when the running subscription's record grants it (a
+            // crossgrade or downgrade that takes effect at the next renewal), as a direct purchase reports it.
+            state.deliver(
+                record, transactionID: newID, productID: failed.productID, transactionDate: now, to: targets,
+                into: &outcome)
             return (record, outcome)
         }
         dispatch(outcome)

@@ -27,14 +27,16 @@ extension SimulatedStore {
         journal?.begin(.expireSubscription(productID: productID, account: account))
         defer { journal?.end() }
         let now = clock.now
-        return try state.withLock { state throws(StoreSimulatorError) in
+        let outcome = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionOutcome in
             let key = try state.runningSubscriptionKey(productID: productID, account: account)
-            guard var subscription = state.subscriptions[key] else { return [] }
+            guard var subscription = state.subscriptions[key] else { return SubscriptionOutcome() }
             var outcome = SubscriptionOutcome()
             state.expire(&subscription, at: now, reason: .expiredByTest, into: &outcome)
             state.subscriptions[key] = subscription
-            return outcome.events
+            return outcome
         }
+        dispatch(outcome)
+        return outcome.events
     }
 
     /// Ends the current period now and renews, as `SKTestSession.forceRenewalOfSubscription(productIdentifier:)` does:
@@ -174,9 +176,41 @@ extension SimulatedStore {
         }
     }
 
-    /// Sends the transactions an outcome lines up to their devices, on the lane.
+    /// Sends the events of an outcome to the subscription observers and then its transactions to their devices, on
+    /// the lane.
     func dispatch(_ outcome: SubscriptionOutcome) {
+        if !outcome.events.isEmpty, hasSubscriptionObservers {
+            for event in outcome.events {
+                lane.enqueue { [self] in
+                    let handlers = subscriptionObservers.withLock { $0.handlers.sorted { $0.key < $1.key } }
+                    for (_, handler) in handlers { handler(event) }
+                }
+            }
+        }
         for delivery in outcome.deliveries { send(.updated([delivery.transaction]), to: delivery.deviceID) }
+    }
+
+    /// Whether any handler was added with ``addSubscriptionObserver(_:)``.
+    var hasSubscriptionObservers: Bool { subscriptionObservers.withLock { !$0.handlers.isEmpty } }
+
+    /// Calls `handler` on the lane with every subscription event from now on (renewals, billing issues, grace periods,
+    /// recoveries, expiries), whether a move of the clock, `forceRenewal`, `expireSubscription` or a resolved billing
+    /// issue produced it, in time order. On a `.manual` lane the clock shows the event's own time when the handler
+    /// runs (see ``advance(to:)``). Returns a token for ``removeSubscriptionObserver(_:)``.
+    @discardableResult
+    public func addSubscriptionObserver(_ handler: @escaping @Sendable (SubscriptionEvent) -> Void)
+        -> SubscriptionObserverToken
+    {
+        subscriptionObservers.withLock { observers in
+            defer { observers.next += 1 }
+            observers.handlers[observers.next] = handler
+            return SubscriptionObserverToken(value: observers.next)
+        }
+    }
+
+    /// Stops calling the handler a token names; events already sent to the lane no longer reach it either.
+    public func removeSubscriptionObserver(_ token: SubscriptionObserverToken) {
+        _ = subscriptionObservers.withLock { $0.handlers.removeValue(forKey: token.value) }
     }
 }
 

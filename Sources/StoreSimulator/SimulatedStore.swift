@@ -35,6 +35,9 @@ public final class SimulatedStore: Sendable {
     public let signer: ReceiptSigner
     /// The last receipt signed for each device, to sign again only after a change.
     let receipts = Mutex<[String: IssuedReceipt]>([:])
+    /// The handlers added with ``addSubscriptionObserver(_:)``, by token, and the next token.
+    let subscriptionObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (SubscriptionEvent) -> Void])>(
+        (1, [:]))
     /// The journal of a store opened from a state file; `nil` for an in-memory store, which then pays nothing for it.
     let journal: StoreJournal?
     /// Who hears that the clock moved.
@@ -265,6 +268,7 @@ public final class SimulatedStore: Sendable {
             record.account = account
             record.endpoint = WeakDevice(device: endpoint)
             state.devices[device.deviceID] = record
+            state.deviceGeneration &+= 1
             return (DeviceHandle(device: record), record.unfinished)
         }
     }

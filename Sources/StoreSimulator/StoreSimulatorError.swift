@@ -36,6 +36,12 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
         /// Writing the state file failed (a full disk, an I/O error, the store was closed): the changes made from
         /// then on are not durable.
         public static let stateWriteFailed = Code(rawValue: 123)
+        /// Moving the clock would produce more subscription renewals than one move may
+        /// (``SimulatedStore/maximumRenewalsPerAdvance``). Nothing was applied; move the clock in shorter steps.
+        public static let tooManyRenewals = Code(rawValue: 130)
+        /// A date or interval is not finite or lies beyond ``StoreModels/ManualClock/latestDate``, the last instant a
+        /// store's clock can show and a receipt can hold.
+        public static let dateOutOfRange = Code(rawValue: 131)
 
         /// The code's name and number.
         public var description: String {
@@ -43,6 +49,7 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
                 100: "fileNotFound", 101: "invalidJSON", 102: "invalidConfiguration", 110: "unknownProduct",
                 111: "unknownTransaction", 112: "invalidProductType", 113: "noSubscription", 114: "invalidAction",
                 120: "stateUnavailable", 121: "stateCorrupt", 122: "stateTooNew", 123: "stateWriteFailed",
+                130: "tooManyRenewals", 131: "dateOutOfRange",
             ]
             return "\(names[rawValue] ?? "code") (\(rawValue))"
         }

@@ -257,10 +257,12 @@ extension StoreState {
     /// Puts a purchased transaction in the queue of each device and lines up the update for it.
     ///
     /// The device transaction has the record's identifier unless `transactionID` names another (a purchase that granted
-    /// an earlier record again, such as an owned non-consumable).
+    /// an earlier record again, such as an owned non-consumable), and the payment is for the record's product unless
+    /// `productID` names the one bought (a crossgrade or downgrade granted by the running subscription's record).
     mutating func deliver(
         _ record: TransactionRecord,
         transactionID: UInt64? = nil,
+        productID: String? = nil,
         transactionDate: Date,
         to deviceIDs: [String],
         into outcome: inout SubscriptionOutcome
@@ -269,7 +271,7 @@ extension StoreState {
         var transaction = DeviceTransaction(
             id: transactionID ?? record.id,
             payment: PaymentRequest(
-                productID: record.productID,
+                productID: productID ?? record.productID,
                 quantity: record.quantity,
                 applicationUsername: record.applicationUsername
             ),
@@ -287,6 +289,50 @@ extension StoreState {
         }
         if reached > 1, record.productType == .consumable || record.state == .failed {
             sharedRecordIDs.insert(record.id)
+        }
+    }
+
+    /// At least how many renewals and recoveries moving the clock to `limit` would produce, with the settings as they
+    /// are: for each subscription that can renew by then, its next event and one more for every shortest period (of
+    /// its product, the product it renews to, its offer) that fits before `limit`. Counts without allocating.
+    func renewalBound(until limit: Date) -> Int {
+        let retrying = settings.billingRetryOnRenewal
+        var total = 0
+        subscriptions.visit { subscription in
+            guard total <= Int.max / 2, let next = subscription.nextEventDate, next <= limit else { return }
+            switch subscription.phase {
+            case .active:
+                // Auto-renew off or a price increase not consented to expires it; failing renewals never renew.
+                guard subscription.autoRenew, !subscription.pendingPriceIncrease, !retrying else { return }
+            case .gracePeriod, .billingRetry:
+                guard !retrying, subscription.nextRetryAttemptAt != nil else { return }
+            case .expired:
+                return
+            }
+            var shortest = Double.infinity
+            for id in [subscription.productID, subscription.renewalProductID] {
+                if let period = configuration.catalog.product(id)?.subscription?.period {
+                    shortest = min(shortest, Self.shortestSeconds(of: period))
+                }
+            }
+            if let offer = subscription.offer { shortest = min(shortest, Self.shortestSeconds(of: offer.period)) }
+            let span = limit.timeIntervalSince(next)
+            let more = shortest.isFinite && shortest > 0 && span > 0 ? (span / shortest).rounded(.down) : 0
+            let cap = Int.max / 4
+            total += 1 + (more.isFinite && more < Double(cap) ? Int(more) : cap)
+        }
+        return total
+    }
+
+    /// The shortest a period can last: 28 days for a month, 365 for a year.
+    static func shortestSeconds(of period: SubscriptionPeriod) -> Double {
+        let day = 86_400.0
+        let value = Double(max(1, period.value))
+        switch period.unit {
+        case .day: return value * day
+        case .week: return value * 7 * day
+        case .month: return value * 28 * day
+        case .year: return value * 365 * day
         }
     }
 

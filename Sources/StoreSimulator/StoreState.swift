@@ -62,6 +62,8 @@ struct StoreState: Sendable {
     /// The devices by identifier. Entries are added, never replaced or removed: queues hold on to their device
     /// through a ``DeviceHandle``.
     var devices: [String: Device] = [:]
+    /// Counts connections, so that a move of the clock knows when the devices of an account may have changed.
+    var deviceGeneration: UInt64 = 0
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
     var subscriptions = SubscriptionBook()

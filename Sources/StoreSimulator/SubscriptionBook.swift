@@ -57,6 +57,11 @@ struct SubscriptionBook: Sendable, Codable {
     /// Every subscription, in no particular order.
     var values: [SubscriptionState] { states.compactMap { $0 } }
 
+    /// Calls `body` with every subscription, in no particular order, without copying them into an array.
+    func visit(_ body: (SubscriptionState) -> Void) {
+        for case let state? in states { body(state) }
+    }
+
     /// Forgets every subscription.
     mutating func removeAll() {
         slots.removeAll()

@@ -163,4 +163,45 @@ struct DefaultStoreTests {
         }
         #expect(states == [.purchasing, .deferred, .purchased])
     }
+
+    @Test("session.advance(by:) on the default store renews a subscription and delivers the renewal")
+    func advanceOnDefaultStore() async throws {
+        let events = QueueEvents()
+        let queue = SKPaymentQueue.default()
+        queue.add(events)
+        defer { queue.remove(events) }
+        var iterator = events.stream.makeAsyncIterator()
+
+        let products = try await ProductLoader().load(["com.example.auto-renewable"])
+        let product = try #require(products.first)
+        queue.add(SKPayment(product: product))
+        var purchase: String?
+        while case .updated(_, let state, let identifier)? = await iterator.next() {
+            if state == .purchased {
+                purchase = identifier
+                break
+            }
+        }
+        let bought = try #require(purchase)
+        let before = Date()
+
+        // A monthly subscription: 40 days hold at least one renewal.
+        try session.advance(by: 40 * 86_400)
+        let renewals = session.allTransactions().filter { String($0.identifier) != bought }
+        #expect(!renewals.isEmpty)
+        #expect(renewals.allSatisfy { $0.originalTransactionIdentifier == Int(bought) })
+        // Renewed on the store's clock, which went ahead of the system clock: at least four weeks from now.
+        #expect(renewals.allSatisfy { $0.purchaseDate >= before.addingTimeInterval(28 * 86_400) })
+
+        // The renewal reaches the queue on the main queue, as a new purchased transaction.
+        var renewal: String?
+        while let event = await iterator.next() {
+            if case .updated(_, .purchased, let identifier) = event, identifier != bought {
+                renewal = identifier
+                break
+            }
+        }
+        #expect(renewal != nil)
+        #expect(renewal.map { identifier in renewals.contains { String($0.identifier) == identifier } } == true)
+    }
 }

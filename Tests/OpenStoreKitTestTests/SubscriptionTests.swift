@@ -25,7 +25,7 @@ struct SubscriptionTests {
         #expect(first.purchaseDate == date(2026, 1, 1))
         #expect(first.expirationDate == date(2026, 2, 1))
 
-        let events = env.session.advance(by: 365 * day)
+        let events = try env.session.advance(by: 365 * day)
         env.store.runUntilIdle()
         #expect(events.filter { $0.kind == .renewed }.count == 12)
         #expect(events.map(\.date) == events.map(\.date).sorted(), "in time order")
@@ -55,7 +55,7 @@ struct SubscriptionTests {
         let env = Environment()
         env.clock.advance(to: date(2026, 1, 31))
         env.buy(Product.silverMonthly)
-        env.session.advance(to: date(2026, 6, 1))
+        try env.session.advance(to: date(2026, 6, 1))
         let expirations = env.transactions(of: Product.silverMonthly).compactMap(\.expirationDate)
         #expect(
             expirations == [
@@ -93,7 +93,7 @@ struct SubscriptionTests {
     func payAsYouGoIntroductoryPeriods() throws {
         let env = Environment()
         env.buy(Product.weekly)
-        env.session.advance(by: 28 * day)
+        try env.session.advance(by: 28 * day)
         let records = env.transactions(of: Product.weekly).compactMap { env.store.transaction(UInt64($0.identifier)) }
         #expect(records.count == 5)
         #expect(records.map(\.isInIntroOfferPeriod) == [true, true, false, false, false])
@@ -106,7 +106,7 @@ struct SubscriptionTests {
         try env.session.expireSubscription(productIdentifier: Product.silverMonthly)
         env.buy(Product.goldMonthly, discount: discount(Product.winback, at: env.store.now))
         #expect(env.observer.states(of: Product.goldMonthly) == [.purchasing, .purchased])
-        env.session.advance(by: 95 * day)
+        try env.session.advance(by: 95 * day)
         let records = env.transactions(of: Product.goldMonthly).compactMap {
             env.store.transaction(UInt64($0.identifier))
         }
@@ -170,7 +170,7 @@ struct SubscriptionTests {
         let replaced = try #require(env.store.transaction(UInt64(silver.identifier)))
         #expect(replaced.isUpgraded)
         #expect(replaced.cancellationDate == env.store.now)
-        let events = env.session.advance(by: 60 * day)
+        let events = try env.session.advance(by: 60 * day)
         #expect(events.isEmpty, "the replaced monthly plan does not renew")
         #expect(env.store.subscription(groupID: "main")?.productID == Product.goldYearly)
     }
@@ -189,7 +189,7 @@ struct SubscriptionTests {
         #expect(env.transactions(of: Product.silverMonthly).count == 1, "no charge until the renewal")
         #expect(env.store.subscription(groupID: "main")?.renewalProductID == Product.silverMonthly)
 
-        let events = env.session.advance(to: date(2027, 3, 15))
+        let events = try env.session.advance(to: date(2027, 3, 15))
         env.store.runUntilIdle()
         #expect(events.map(\.kind) == [.renewed])
         let silver = try #require(env.transactions(of: Product.silverMonthly).last)
@@ -206,7 +206,7 @@ struct SubscriptionTests {
         env.session.shouldEnterBillingRetryOnRenewal = true
         env.buy(Product.silverMonthly)
         let first = try #require(env.transactions(of: Product.silverMonthly).first)
-        let events = env.session.advance(by: 100 * day)
+        let events = try env.session.advance(by: 100 * day)
         let renewalDate = date(2026, 2, 1)
         #expect(events.first?.kind == .renewalFailed)
         #expect(events.first?.date == renewalDate)
@@ -227,7 +227,7 @@ struct SubscriptionTests {
         env.session.shouldEnterBillingRetryOnRenewal = true
         env.session.billingGracePeriodIsEnabled = true
         env.buy(Product.silverMonthly)
-        let events = env.session.advance(by: 35 * day)
+        let events = try env.session.advance(by: 35 * day)
         #expect(events.prefix(2).map(\.kind) == [.renewalFailed, .gracePeriodStarted])
         #expect(env.store.subscription(groupID: "main")?.phase == .gracePeriod)
         #expect(env.store.subscription(groupID: "main")?.gracePeriodEndsAt == date(2026, 2, 17), "16 days")
@@ -252,12 +252,12 @@ struct SubscriptionTests {
         env.session.shouldEnterBillingRetryOnRenewal = true
         env.session.billingGracePeriodIsEnabled = true
         env.buy(Product.silverMonthly)
-        let events = env.session.advance(to: date(2026, 3, 1))
+        let events = try env.session.advance(to: date(2026, 3, 1))
         #expect(events.contains { $0.kind == .gracePeriodEnded && $0.date == date(2026, 2, 17) })
         #expect(env.store.subscription(groupID: "main")?.phase == .billingRetry)
 
         env.session.shouldEnterBillingRetryOnRenewal = false
-        let recovery = env.session.advance(to: date(2026, 4, 1))
+        let recovery = try env.session.advance(to: date(2026, 4, 1))
         #expect(recovery.first?.kind == .recovered)
         let recoveredOn = date(2026, 3, 3)
         #expect(recovery.first?.date == recoveredOn, "the next attempt (day 30 of billing retry) succeeds")
@@ -274,7 +274,7 @@ struct SubscriptionTests {
         env.session.shouldEnterBillingRetryOnRenewal = true
         env.session.billingGracePeriodIsEnabled = true
         env.buy(Product.weekly)
-        env.session.advance(by: 7 * day)
+        try env.session.advance(by: 7 * day)
         let subscription = try #require(env.store.subscription(groupID: "other"))
         let failedAt = try #require(subscription.billingIssueStartedAt)
         #expect(subscription.gracePeriodEndsAt == failedAt.addingTimeInterval(7 * day), "one period")
@@ -291,7 +291,7 @@ struct SubscriptionTests {
         #expect(record.expirationDate == env.store.now)
         #expect(!record.autoRenewingEnabled)
         #expect(env.store.subscription(groupID: "main")?.phase == .expired)
-        #expect(env.session.advance(by: 60 * day).isEmpty, "no renewal")
+        #expect(try env.session.advance(by: 60 * day).isEmpty, "no renewal")
         #expect(throws: SKTestError(.noSubscriptionFound)) {
             try env.session.expireSubscription(productIdentifier: Product.silverMonthly)
         }
@@ -338,11 +338,11 @@ struct SubscriptionTests {
         try env.session.disableAutoRenewForTransaction(identifier: first.identifier)
         #expect(env.transactions(of: Product.silverMonthly).first?.autoRenewingEnabled == false)
         try env.session.enableAutoRenewForTransaction(identifier: first.identifier)
-        #expect(env.session.advance(by: 31 * day).map(\.kind) == [.renewed])
+        #expect(try env.session.advance(by: 31 * day).map(\.kind) == [.renewed])
 
         let current = try #require(env.transactions(of: Product.silverMonthly).last)
         try env.session.disableAutoRenewForTransaction(identifier: current.identifier)
-        let events = env.session.advance(by: 60 * day)
+        let events = try env.session.advance(by: 60 * day)
         #expect(events.map(\.kind) == [.expired(.autoRenewDisabled)])
         #expect(events.first?.date == date(2026, 3, 1))
         #expect(throws: SKTestError(.invalidAction), "expired") {
@@ -371,7 +371,7 @@ struct SubscriptionTests {
             case "decline": try env.session.declinePriceIncreaseForTransaction(identifier: first.identifier)
             default: break
             }
-            let events = env.session.advance(by: 31 * day)
+            let events = try env.session.advance(by: 31 * day)
             switch answer {
             case "consent":
                 #expect(events.map(\.kind) == [.renewed])
@@ -389,7 +389,7 @@ struct SubscriptionTests {
     func refundSubscription() throws {
         let env = Environment()
         env.buy(Product.silverMonthly)
-        env.session.advance(by: 40 * day)
+        try env.session.advance(by: 40 * day)
         let history = env.transactions(of: Product.silverMonthly)
         #expect(history.count == 2)
         try env.session.refundTransaction(identifier: history[0].identifier)
@@ -400,7 +400,7 @@ struct SubscriptionTests {
         #expect(env.observer.revoked == [[Product.silverMonthly]])
         #expect(env.transactions(of: Product.silverMonthly).allSatisfy { $0.cancelDate != nil })
         #expect(env.store.subscription(groupID: "main")?.phase == .expired)
-        #expect(env.session.advance(by: 60 * day).isEmpty, "a refunded subscription does not renew")
+        #expect(try env.session.advance(by: 60 * day).isEmpty, "a refunded subscription does not renew")
     }
 
     @Test("Renewals reach every device of the account")
@@ -410,7 +410,7 @@ struct SubscriptionTests {
         let secondObserver = Recorder()
         second.add(secondObserver)
         env.buy(Product.silverMonthly)
-        env.session.advance(by: 31 * day)
+        try env.session.advance(by: 31 * day)
         env.store.runUntilIdle()
         #expect(secondObserver.states(of: Product.silverMonthly) == [.purchased])
         #expect(env.observer.states(of: Product.silverMonthly) == [.purchasing, .purchased, .purchased])

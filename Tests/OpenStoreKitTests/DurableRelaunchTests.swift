@@ -167,7 +167,7 @@ struct DurableRelaunchTests {
         pay(queue, "com.example.pro")
         pay(queue, "com.example.premium.monthly")
         store.runUntilIdle()
-        store.advance(by: 40 * 86_400)
+        try store.advance(by: 40 * 86_400)
         store.runUntilIdle()
         store.setReceiptExpired(true, deviceID: SKPaymentQueue.defaultDeviceID)
         let before = try store.appReceipt()

@@ -38,8 +38,8 @@ private struct Subscriber {
         store.runUntilIdle()
     }
 
-    func advance(days: Double) {
-        store.advance(by: days * 86_400)
+    func advance(days: Double) throws {
+        try store.advance(by: days * 86_400)
         store.runUntilIdle()
     }
 }
@@ -76,14 +76,14 @@ struct ProfileTests {
         #expect(premium.expiresAt == subscriber.store.now.addingTimeInterval(7 * 86_400))
         #expect(subscriber.controller.profile.subscriptions.map(\.vendorProductId) == ["com.example.premium.monthly"])
 
-        subscriber.advance(days: 8)
+        try subscriber.advance(days: 8)
         premium = try #require(subscriber.controller.profile.accessLevels["premium"])
         #expect(premium.isActive, "renewed after the trial")
         #expect(!premium.isTrial)
 
         let latest = try #require(subscriber.store.allTransactions().last)
         try subscriber.store.setAutoRenew(false, transactionID: latest.id)
-        subscriber.advance(days: 40)
+        try subscriber.advance(days: 40)
         let profile = try subscriber.controller.refreshProfile()
         #expect(profile.accessLevels["premium"]?.isActive == false)
         #expect(profile.subscriptions.first?.isActive == false)
@@ -184,7 +184,7 @@ struct ProfileTests {
                 $0.billingGracePeriodEnabled = grace
             }
             subscriber.buy("com.example.premium.yearly")
-            subscriber.advance(days: 366)
+            try subscriber.advance(days: 366)
             let premium = try #require(try subscriber.controller.refreshProfile().accessLevels["premium"])
             #expect(premium.isActive == grace)
             #expect(premium.isInGracePeriod == grace)

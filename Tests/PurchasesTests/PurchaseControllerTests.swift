@@ -365,7 +365,7 @@ struct PurchaseControllerStoreEventTests {
         let updates = fixture.controller.updates
         fixture.controller.purchase(productID: "com.example.premium.monthly") { _ in }
         fixture.store.runUntilIdle()
-        fixture.store.advance(by: 38 * 86_400)
+        try fixture.store.advance(by: 38 * 86_400)
         fixture.store.runUntilIdle()
         #expect(fixture.shelf.delivered.map(\.source) == [.purchase, .update, .update])
         var iterator = updates.makeAsyncIterator()

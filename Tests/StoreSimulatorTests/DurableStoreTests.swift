@@ -106,7 +106,7 @@ struct DurableStoreTests {
             case 80..<90:
                 _ = try? store.buyProduct("com.example.coins100")
             default:
-                store.advance(by: 86_400 * Double(pick - 85))
+                try store.advance(by: 86_400 * Double(pick - 85))
             }
             let count = try changes()
             states[count] = try fingerprint(store)

@@ -97,7 +97,7 @@ struct RenewalScheduleTests {
             try store.buyProduct("monthly", account: "account-\(index)")
             clock.advance(by: 17_000)
         }
-        let events = store.advance(by: 365 * day)
+        let events = try store.advance(by: 365 * day)
         #expect(events.map(\.date) == events.map(\.date).sorted())
         let byAccount = Dictionary(grouping: events, by: \.account)
         #expect(byAccount.count == 50)
@@ -122,9 +122,9 @@ struct RenewalScheduleTests {
             for index in 0..<5 {
                 try store.buyProduct(index.isMultiple(of: 2) ? "monthly" : "weekly", account: "a\(index)")
             }
-            var events = store.advance(by: 40 * day)
+            var events = try store.advance(by: 40 * day)
             store.updateSettings { $0.billingRetryOnRenewal = false }
-            events += store.advance(by: 100 * day)
+            events += try store.advance(by: 100 * day)
             return events.map(\.description)
         }
         let first = try run()
@@ -149,10 +149,10 @@ struct RenewalScheduleTests {
         let clock = SettableClock()
         let store = SimulatedStore(configuration: catalog, clock: clock, lane: .manual)
         try store.buyProduct("weekly")
-        #expect(store.advance(by: 365 * day).isEmpty)
+        #expect(try store.advance(by: 365 * day).isEmpty)
         #expect(clock.now == ManualClock.defaultStart, "the store did not move the clock")
         clock.now = ManualClock.defaultStart.addingTimeInterval(15 * day)
-        let events = store.advance(to: .distantFuture)
+        let events = try store.advance(to: .distantFuture)
         #expect(events.map(\.kind) == [.renewed, .renewed])
     }
 
@@ -181,7 +181,7 @@ struct RenewalScheduleTests {
         let device = RecordingDevice("phone")
         _ = store.connect(device)
         try store.buyProduct("weekly")
-        store.advance(by: 7 * day)
+        try store.advance(by: 7 * day)
         store.runUntilIdle()
         #expect(device.purchasedProducts == ["weekly", "weekly"])
         let unfinished = store.unfinishedTransactions(deviceID: "phone")

@@ -92,7 +92,7 @@ struct StoreWorkload {
         case 46..<52:
             _ = try? store.buyProduct(product, account: account)
         case 52..<62:
-            store.advance(by: hours * 3600 * (pick % 5 == 0 ? 10 : 1))
+            _ = try? store.advance(by: hours * 3600 * (pick % 5 == 0 ? 10 : 1))
         case 62..<65:
             if let record = nth(history.filter { $0.isOwned }) {
                 _ = try? store.refund(record.id, reason: pick % 2 == 0 ? .other : .developerIssue)
@@ -149,7 +149,7 @@ struct StoreWorkload {
         case 96..<98:
             store.resetSettings()
         default:
-            if pick % 50 == 0 { store.clearTransactions() } else { store.advance(by: 30 * 86_400) }
+            if pick % 50 == 0 { store.clearTransactions() } else { _ = try? store.advance(by: 30 * 86_400) }
         }
     }
 }

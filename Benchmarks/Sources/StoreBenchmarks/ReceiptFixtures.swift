@@ -36,7 +36,11 @@ struct ReceiptFixtures {
             guard let next = store.nextSubscriptionEventDate else {
                 throw BenchmarkError("the demo monthly subscription stopped renewing")
             }
-            store.advance(to: next)
+            do {
+                try store.advance(to: next)
+            } catch {
+                throw BenchmarkError("the simulated store would not move its clock: \(error)")
+            }
         }
         do {
             receipt = try store.appReceipt()
