@@ -1,5 +1,6 @@
 import FeedRunner
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's root, found from this file.
@@ -213,21 +214,30 @@ struct FeedRunnerTests {
 
     @Test("A config step loads a .storekit file relative to the feed")
     func configFile() throws {
-        let samples = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/storekit-samples")
-        try #require(
-            FileManager.default.fileExists(atPath: samples.path),
-            "the shared .storekit samples are missing at \(samples.path)"
-        )
+        let examples = RepositoryFiles.examples
+        let feed = """
+            config Default.storekit
+            buy com.example.consumable as coins
+            expect states coins purchasing purchased
+            buy com.example.pro as gone
+            expect error gone paymentInvalid
+            """
+        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: examples)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+        #expect(throws: FeedError(.badConfiguration, file: "config.feed", line: 1, column: 8, "", hint: "")) {
+            try FeedRun.run("config nowhere.storekit", file: "config.feed", baseDirectory: examples)
+        }
+    }
+
+    @Test("A config step loads a .storekit file written by Xcode", .requiresSharedData)
+    func configSample() throws {
         let feed = """
             config manicmaniac-Default.v1_1.storekit
             buy com.example.pro as gone
             expect error gone paymentInvalid
             """
-        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: samples)
+        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: SharedData.storeKitSamples)
         #expect(result.passed, "\(result.failure?.description ?? "")")
-        #expect(throws: FeedError(.badConfiguration, file: "config.feed", line: 1, column: 8, "", hint: "")) {
-            try FeedRun.run("config nowhere.storekit", file: "config.feed", baseDirectory: samples)
-        }
     }
 }
 

@@ -84,7 +84,7 @@ struct DefaultStoreTests {
     let session: SKTestSession
 
     init() throws {
-        session = try SKTestSession(contentsOf: sample("manicmaniac-Default.v1_1.storekit"))
+        session = try SKTestSession(contentsOf: defaultConfiguration)
         session.resetToDefaultState()
         session.disableDialogs = true
         session.clearTransactions()
@@ -101,7 +101,7 @@ struct DefaultStoreTests {
         let products = try await ProductLoader().load(["com.example.auto-renewable"])
         let product = try #require(products.first)
         #expect(product.subscriptionPeriod?.unit == .month)
-        #expect(product.subscriptionGroupIdentifier == "51154BEF")
+        #expect(product.subscriptionGroupIdentifier == "0E5A17C5")
 
         queue.add(SKPayment(product: product))
         var states: [SKPaymentTransactionState] = []

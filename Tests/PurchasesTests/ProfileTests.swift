@@ -4,10 +4,10 @@ import Purchases
 import ReceiptKit
 import StoreModels
 import StoreSimulator
+import TestSupport
 import Testing
 
-private let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/receipts")
+private let vectors = SharedData.receipts
 
 private let policy = EntitlementPolicy(accessLevels: [
     "com.example.premium.monthly": ["premium"], "com.example.premium.yearly": ["premium"],
@@ -131,7 +131,7 @@ struct ProfileTests {
         )
     }
 
-    @Test("The profile of a real App Store receipt matches what its dates say")
+    @Test("The profile of a real App Store receipt matches what its dates say", .requiresSharedData)
     func realReceipt() throws {
         let path = vectors.appendingPathComponent("revenuecat_base64encodedreceiptsample1.der").path
         try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing at \(path)")
