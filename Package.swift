@@ -55,6 +55,7 @@ let package = Package(
         // Shared by the test targets only: where the shared test data is, traits that skip tests without it,
         // temporary directories and bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "StoreModelsTests", dependencies: ["TestSupport", "StoreModels"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["TestSupport", "ReceiptKit", "StoreModels"]),
         .testTarget(name: "LedgerTests", dependencies: ["TestSupport", "Ledger", "StoreModels"]),

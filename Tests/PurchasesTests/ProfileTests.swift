@@ -112,10 +112,10 @@ struct ProfileTests {
     @Test("Profile updates stream each new profile")
     func updates() async throws {
         let subscriber = try Subscriber()
-        var iterator = subscriber.controller.profileUpdates.makeAsyncIterator()
-        #expect(await iterator.next() == .empty)
+        let updates = subscriber.controller.profileUpdates
+        #expect(try await next(updates, "the first profile") == .empty)
         subscriber.buy("com.example.pro")
-        #expect(await iterator.next()?.isActive("pro") == true)
+        #expect(try await next(updates, "the profile after the purchase")?.isActive("pro") == true)
     }
 
     @Test("The JSON form is the spec's")
