@@ -42,8 +42,18 @@ struct NegativeTests {
         }
         #expect(error.code == .bundleIdentifierMismatch)
         #expect(error.detail.contains("com.example.app"))
+        // The whole identifier must match: a prefix, an extension or a change of case is another app.
+        for other in ["com.example", "com.example.app.pro", "com.example.ap", "COM.EXAMPLE.APP"] {
+            #expect(throws: ReceiptError(.bundleIdentifierMismatch), "\(other)") {
+                try verifier.verify(signed, options: .init(bundleIdentifier: other))
+            }
+        }
+        #expect(throws: Never.self) { try verifier.verify(signed, options: .init(bundleIdentifier: "com.example.app")) }
         #expect(throws: ReceiptError(.applicationVersionMismatch)) {
             try verifier.verify(signed, options: .init(applicationVersion: "8"))
+        }
+        #expect(throws: ReceiptError(.applicationVersionMismatch)) {
+            try verifier.verify(signed, options: .init(applicationVersion: "70"))
         }
     }
 

@@ -103,4 +103,22 @@ struct SignedAttributeTests {
         #expect(error.offset != signed.messageDigest.lowerBound, "the digest matches; the signature must not")
         #expect(error.message.contains("signature does not verify"))
     }
+
+    /// The contentType attribute as OpenSSL writes it: type OID, SET, the OID of data (1.2.840.113549.1.7.1).
+    static let contentTypeAttribute: [UInt8] = [
+        0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x03, 0x31, 0x0B,
+        0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01,
+    ]
+
+    @Test("a signed contentType attribute that is not data is refused")
+    func contentTypeNotData() throws {
+        let signed = try Self.signed()
+        let attribute = try #require(signed.bytes.firstRange(of: Self.contentTypeAttribute))
+        var tampered = signed.bytes
+        tampered[attribute.upperBound - 1] = 0x02  // 1.2.840.113549.1.7.2, signedData
+        let error = try #require(throws: ReceiptError.self) { try Issuing.verifier().verify(tampered) }
+        #expect(error.code == .invalidSignedData)
+        #expect(error.offset == attribute.upperBound - 11)
+        #expect(error.message.contains("contentType attribute is not data"))
+    }
 }

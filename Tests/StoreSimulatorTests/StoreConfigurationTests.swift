@@ -99,6 +99,35 @@ struct StoreConfigurationTests {
                 "version.major: expected a whole number"))
     }
 
+    @Test("Offers are read with their mode, price, period and number of periods")
+    func offers() throws {
+        let subscription = """
+            { "productID" : "monthly", "type" : "RecurringSubscription", "displayPrice" : "4.99",
+              "recurringSubscriptionPeriod" : "P1M", "groupNumber" : 2, "subscriptionGroupID" : "G1",
+              "introductoryOffer" : { "paymentMode" : "payAsYouGo", "displayPrice" : "0.99",
+                                      "subscriptionPeriod" : "P1M", "numberOfPeriods" : 3 },
+              "adHocOffers" : [ { "offerID" : "winback", "paymentMode" : "payUpFront", "displayPrice" : "9.99",
+                                  "subscriptionPeriod" : "P6M", "numberOfPeriods" : 1 } ] }
+            """
+        let configuration = try StoreConfiguration(
+            data: file(#""subscriptionGroups" : [ { "id" : "G1", "subscriptions" : [ \#(subscription) ] } ]"#),
+            sourceName: "Products.storekit")
+        let info = try #require(configuration.catalog.product("monthly")?.subscription)
+        #expect(info.groupID == "G1")
+        #expect(info.groupLevel == 2)
+        #expect(info.period.iso8601 == "P1M")
+        let intro = try #require(info.introductoryOffer)
+        #expect(intro.paymentMode == .payAsYouGo)
+        #expect(intro.price == Decimal(string: "0.99"))
+        #expect(intro.period.iso8601 == "P1M")
+        #expect(intro.numberOfPeriods == 3)
+        let winback = try #require(info.promotionalOffer(identifier: "winback"))
+        #expect(winback.paymentMode == .payUpFront)
+        #expect(winback.price == Decimal(string: "9.99"))
+        #expect(winback.period.iso8601 == "P6M")
+        #expect(winback.numberOfPeriods == 1)
+    }
+
     @Test("The repository's Examples/Default.storekit loads with its five products")
     func repositoryFile() throws {
         let configuration = try StoreConfiguration(contentsOf: RepositoryFiles.example("Default.storekit"))
