@@ -52,29 +52,36 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
-        .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
-        .testTarget(name: "ReceiptKitTests", dependencies: ["ReceiptKit", "StoreModels"]),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "StoreModels"]),
+        // Shared by the test targets only: where the shared test data is, traits that skip tests without it,
+        // temporary directories and bounded waits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "StoreModelsTests", dependencies: ["TestSupport", "StoreModels"]),
+        .testTarget(name: "ReceiptKitTests", dependencies: ["TestSupport", "ReceiptKit", "StoreModels"]),
+        .testTarget(name: "LedgerTests", dependencies: ["TestSupport", "Ledger", "StoreModels"]),
         .testTarget(
-            name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "StoreModels", "ReceiptKit", "Ledger"]),
+            name: "StoreSimulatorTests",
+            dependencies: ["TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "Ledger"]),
         .testTarget(
-            name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
-        .testTarget(name: "OpenStoreKitTestTests", dependencies: ["OpenStoreKitTest", "OpenStoreKit"]),
+            name: "OpenStoreKitTests",
+            dependencies: ["TestSupport", "OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
+        .testTarget(name: "OpenStoreKitTestTests", dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit"]),
         .testTarget(
             name: "PurchasesTests",
             dependencies: [
+                "TestSupport",
                 "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit", "StoreModels",
                 "Ledger",
             ]
         ),
         .testTarget(
             name: "PaywallEventsTests",
-            dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit"]
-        ),
-        .testTarget(name: "FeedRunnerTests", dependencies: ["FeedRunner", "StoreModels"]),
+            dependencies: ["TestSupport", "PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit"]),
+        .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner", "StoreModels"]),
         .testTarget(
             name: "OpenStoreKitCLITests",
             dependencies: [
+                "TestSupport",
                 "OpenStoreKitCLI", "FeedRunner", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
                 "ReceiptKit",
             ]

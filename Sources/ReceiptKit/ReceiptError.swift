@@ -35,6 +35,8 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidString = Code(rawValue: 8)
         /// A date is not an RFC 3339 timestamp of a form seen in receipts.
         public static let invalidDate = Code(rawValue: 9)
+        /// An element's length runs past the end of the element that contains it, though the input goes on.
+        public static let lengthExceedsParent = Code(rawValue: 10)
 
         // MARK: Receipt container and payload (100...199)
 
@@ -119,6 +121,7 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         private static let names: [Int: String] = [
             1: "truncated", 2: "trailingBytes", 3: "nestingTooDeep", 4: "invalidLength", 5: "invalidTag",
             6: "unexpectedElement", 7: "invalidInteger", 8: "invalidString", 9: "invalidDate",
+            10: "lengthExceedsParent",
             100: "notPKCS7", 101: "unsupportedContentType", 102: "missingPayload", 103: "invalidSignedData",
             110: "missingAttribute", 111: "duplicateAttribute",
             200: "signerNotFound", 201: "signatureInvalid", 202: "unsupportedAlgorithm", 203: "certificateMalformed",

@@ -3,10 +3,16 @@ import StoreModels
 
 /// A store's catalog and default settings, read from an Xcode `.storekit` configuration file or built in.
 ///
-/// Every format version Xcode has written (1.0 to 5.0) loads. Unknown keys are ignored; a key with a value of the wrong
-/// kind is an error that names the file and the key's path, such as
-/// `Products.storekit: subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod: ...`.
+/// Every format version Xcode has written (1.0, 1.1, 2.0, 3.0, 4.0 and 5.0) loads; a file that declares another
+/// `version` is refused rather than read by guesswork, and so is a file that declares a product identifier twice.
+/// Unknown keys are ignored; a key with a value of the wrong kind is an error that names the file and the key's path,
+/// such as `Products.storekit: subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod: ...`.
 public struct StoreConfiguration: Sendable, Hashable {
+    /// The format versions (`version.major`, `version.minor`) of `.storekit` files this loader reads.
+    public static let knownFormatVersions: [(major: Int, minor: Int)] = [
+        (1, 0), (1, 1), (2, 0), (3, 0), (4, 0), (5, 0),
+    ]
+
     /// The products.
     public var catalog: StoreCatalog
     /// The settings the file asks for (`settings` in the file).
@@ -52,12 +58,26 @@ public struct StoreConfiguration: Sendable, Hashable {
         }
         let reader = ConfigurationReader(sourceName: sourceName)
         let object = try reader.object(root, at: "")
+        try reader.checkVersion(object)
         var products: [ProductDefinition] = []
+        var declared: [String: String] = [:]
+        func add(_ product: ProductDefinition, at path: String) throws(StoreSimulatorError) {
+            if let first = declared[product.id] {
+                throw reader.fail(
+                    "\(path).productID",
+                    "the product identifier \"\(product.id)\" is already declared at \(first); "
+                        + "give every product its own identifier")
+            }
+            declared[product.id] = "\(path).productID"
+            products.append(product)
+        }
         for (index, item) in try reader.optionalArray(object, "products", at: "").enumerated() {
-            products.append(try reader.product(item, at: "products[\(index)]", subscription: nil))
+            let path = "products[\(index)]"
+            try add(try reader.product(item, at: path, subscription: nil), at: path)
         }
         for (index, item) in try reader.optionalArray(object, "nonRenewingSubscriptions", at: "").enumerated() {
-            products.append(try reader.product(item, at: "nonRenewingSubscriptions[\(index)]", subscription: nil))
+            let path = "nonRenewingSubscriptions[\(index)]"
+            try add(try reader.product(item, at: path, subscription: nil), at: path)
         }
         for (groupIndex, item) in try reader.optionalArray(object, "subscriptionGroups", at: "").enumerated() {
             let path = "subscriptionGroups[\(groupIndex)]"
@@ -67,7 +87,7 @@ public struct StoreConfiguration: Sendable, Hashable {
                 let subPath = "\(path).subscriptions[\(index)]"
                 let subscription = try reader.object(item, at: subPath)
                 let info = try reader.subscriptionInfo(subscription, groupID: groupID, at: subPath)
-                products.append(try reader.product(item, at: subPath, subscription: info))
+                try add(try reader.product(item, at: subPath, subscription: info), at: subPath)
             }
         }
         let settingsObject = try reader.optionalObject(object, "settings", at: "") ?? [:]
@@ -86,6 +106,25 @@ private struct ConfigurationReader {
     }
 
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Refuses a `version` this loader does not know; a file without one is read as the oldest format.
+    func checkVersion(_ object: [String: JSONValue]) throws(StoreSimulatorError) {
+        guard let version = try optionalObject(object, "version", at: "") else { return }
+        guard let major = try optionalInt(version, "major", at: "version") else {
+            throw fail("version.major", "missing; Xcode writes the format version as {\"major\": 4, \"minor\": 0}")
+        }
+        let minor = try optionalInt(version, "minor", at: "version") ?? 0
+        let known = StoreConfiguration.knownFormatVersions
+        guard known.contains(where: { $0 == (major, minor) }) else {
+            let list = known.map { "\($0.major).\($0.minor)" }.joined(separator: ", ")
+            let path = known.contains(where: { $0.major == major }) ? "version.minor" : "version.major"
+            throw fail(
+                path,
+                "format version \(major).\(minor) is not one this loader reads (\(list)); "
+                    + "save the file from an Xcode that writes one of those, or use a release of OpenStoreKit that reads it"
+            )
+        }
+    }
 
     func object(_ value: JSONValue, at path: String) throws(StoreSimulatorError) -> [String: JSONValue] {
         guard case .object(let object) = value else { throw fail(path, "expected an object") }

@@ -1,5 +1,6 @@
 import FeedRunner
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's root, found from this file.
@@ -213,34 +214,40 @@ struct FeedRunnerTests {
 
     @Test("A config step loads a .storekit file relative to the feed")
     func configFile() throws {
-        let samples = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/storekit-samples")
-        try #require(
-            FileManager.default.fileExists(atPath: samples.path),
-            "the shared .storekit samples are missing at \(samples.path)"
-        )
+        let examples = RepositoryFiles.examples
         let feed = """
-            config manicmaniac-Default.v1_1.storekit
+            config Default.storekit
             buy com.example.consumable as coins
             expect states coins purchasing purchased
             """
-        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: samples)
+        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: examples)
         #expect(result.passed, "\(result.failure?.description ?? "")")
         // The file's catalog replaces the demo's: its products are checked before anything runs.
         let log = MemoryEventLog()
         do {
             _ = try FeedRun.run(
-                "config manicmaniac-Default.v1_1.storekit\nbuy com.example.pro", file: "config.feed",
-                baseDirectory: samples, log: log)
+                "config Default.storekit\nbuy com.example.pro", file: "config.feed", baseDirectory: examples, log: log)
             Issue.record("a product outside the file's catalog was accepted")
         } catch {
             #expect(error == FeedError(.unknownProduct, file: "config.feed", line: 2, column: 5, "", hint: ""))
-            #expect(error.message.contains("manicmaniac-Default.v1_1.storekit"), "\(error)")
-            #expect(error.hint.contains("com.example.consumable"), "\(error)")
+            #expect(error.message.contains("Default.storekit"), "\(error)")
+            #expect(error.hint.contains("com.example."), "\(error)")
         }
         #expect(log.lines.isEmpty)
         #expect(throws: FeedError(.badConfiguration, file: "config.feed", line: 1, column: 8, "", hint: "")) {
-            try FeedRun.run("config nowhere.storekit", file: "config.feed", baseDirectory: samples)
+            try FeedRun.run("config nowhere.storekit", file: "config.feed", baseDirectory: examples)
         }
+    }
+
+    @Test("A config step loads a .storekit file written by Xcode", .requiresSharedData)
+    func configSample() throws {
+        let feed = """
+            config manicmaniac-Default.v1_1.storekit
+            buy com.example.consumable as coins
+            expect states coins purchasing purchased
+            """
+        let result = try FeedRun.run(feed, file: "config.feed", baseDirectory: SharedData.storeKitSamples)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
     }
 }
 

@@ -3,6 +3,7 @@ import Ledger
 import ReceiptKit
 import StoreModels
 import StoreSimulator
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -257,13 +258,17 @@ struct CrashTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The child processes are waited for on a thread of their own, not on the test's task.
-        let result: Result<CrashFigures, any Error> = await withCheckedContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    returning: Result {
-                        try Self.crashRun(seed: seed, kills: kills, steps: steps, directory: directory)
-                    })
-            }.start()
+        let result: Result<CrashFigures, any Error> = try await bounded(
+            "the crash runs", within: .seconds(long ? 7_200 : 900)
+        ) {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    continuation.resume(
+                        returning: Result {
+                            try Self.crashRun(seed: seed, kills: kills, steps: steps, directory: directory)
+                        })
+                }.start()
+            }
         }
         let figures = try result.get()
         print("crash test (seed \(seed)): \(figures)")

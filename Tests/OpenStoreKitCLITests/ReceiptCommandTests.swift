@@ -1,10 +1,10 @@
 import Foundation
 import OpenStoreKitCLI
 import Synchronization
+import TestSupport
 import Testing
 
-private let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/receipts")
+private let vectors = SharedData.receipts
 
 private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
     let out = Mutex("")
@@ -27,7 +27,7 @@ struct ReceiptCommandTests {
     let revenueCat = vectors.appendingPathComponent("revenuecat_base64encodedreceiptsample1.der").path
     let appleRoot = vectors.appendingPathComponent("AppleIncRootCertificate.cer").path
 
-    @Test("verify: a real Apple receipt at its creation date prints Apple's JSON and exits 0")
+    @Test("verify: a real Apple receipt at its creation date prints Apple's JSON and exits 0", .requiresSharedData)
     func verifyApple() throws {
         try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
         let (code, out, _) = run([
@@ -42,7 +42,7 @@ struct ReceiptCommandTests {
     }
 
     @Test(
-        "verify: failures print a coded error and exit 1",
+        "verify: failures print a coded error and exit 1", .requiresSharedData,
         arguments: [
             (["--at", "2026-11-30T00:00:00Z"], 301),
             (["--bundle-id", "com.example.other"], 400),
@@ -56,7 +56,7 @@ struct ReceiptCommandTests {
         #expect((error["message"] as? String)?.isEmpty == false)
     }
 
-    @Test("verify: the plist \"receipt\" is rejected cleanly")
+    @Test("verify: the plist \"receipt\" is rejected cleanly", .requiresSharedData)
     func plist() throws {
         let path = vectors.appendingPathComponent("arv_deprecatedSinglesTypeExpiredAppleCert_receipt.b64").path
         try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing")
@@ -65,7 +65,7 @@ struct ReceiptCommandTests {
         #expect(try json(out)["error"] is [String: Any])
     }
 
-    @Test("dump prints the receipt marked unverified")
+    @Test("dump prints the receipt marked unverified", .requiresSharedData)
     func dump() throws {
         try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
         let (code, out, _) = run(["receipt", "dump", revenueCat])
@@ -103,6 +103,7 @@ struct ReceiptCommandTests {
         let receipt = try #require(try json(out)["receipt"] as? [String: Any])
         let products = (receipt["in_app"] as? [[String: Any]])?.compactMap { $0["product_id"] as? String }
         #expect(Set(products ?? []) == ["com.example.pro", "com.example.premium.monthly"])
-        #expect(run(["receipt", "verify", path, "--root", appleRoot]).code == 1, "the test PKI is not Apple's")
+        let otherRoot = RepositoryFiles.pki.appendingPathComponent("other-root.pem").path
+        #expect(run(["receipt", "verify", path, "--root", otherRoot]).code == 1, "only the test root signs it")
     }
 }

@@ -3,6 +3,7 @@ import OpenStoreKit
 import OpenStoreKitTest
 import StoreModels
 import StoreSimulator
+import TestSupport
 import Testing
 
 /// What a `.storekit` file declares, read straight from its JSON.
@@ -62,16 +63,27 @@ private let sampleNames = [
 
 @Suite("Configuration files")
 struct ConfigurationFileTests {
-    @Test("Every sample in the shared folder is one this suite checks")
+    @Test("Every sample in the shared folder is one this suite checks", .requiresSharedData)
     func everySampleIsChecked() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: samplesFolder().path)
             .filter { $0.hasSuffix(".storekit") }
         #expect(Set(names) == Set(sampleNames))
     }
 
-    @Test("A sample loads with the products it declares, served by products requests", arguments: sampleNames)
+    @Test(
+        "A sample loads with the products it declares, served by products requests", .requiresSharedData,
+        arguments: sampleNames)
     func sampleLoads(name: String) throws {
-        let url = try sample(name)
+        try checkLoads(sample(name))
+    }
+
+    @Test("The repository's own configuration file loads with the products it declares")
+    func defaultLoads() throws {
+        try checkLoads(defaultConfiguration)
+    }
+
+    private func checkLoads(_ url: URL) throws {
+        let name = url.lastPathComponent
         let declared = try Declared(url)
         #expect(!declared.items.isEmpty)
         let store = SimulatedStore(lane: .manual)

@@ -2,6 +2,7 @@ import Foundation
 import OpenStoreKit
 import OpenStoreKitTest
 import Synchronization
+import TestSupport
 import Testing
 
 // The tests in this file are written as they would be against Apple's frameworks, with `import StoreKit` and
@@ -84,7 +85,7 @@ struct DefaultStoreTests {
     let session: SKTestSession
 
     init() throws {
-        session = try SKTestSession(contentsOf: sample("manicmaniac-Default.v1_1.storekit"))
+        session = try SKTestSession(contentsOf: defaultConfiguration)
         session.resetToDefaultState()
         session.disableDialogs = true
         session.clearTransactions()
@@ -96,17 +97,20 @@ struct DefaultStoreTests {
         let queue = SKPaymentQueue.default()
         queue.add(events)
         defer { queue.remove(events) }
-        var iterator = events.stream.makeAsyncIterator()
 
-        let products = try await ProductLoader().load(["com.example.auto-renewable"])
+        let products = try await bounded("the products request") {
+            try await ProductLoader().load(["com.example.auto-renewable"])
+        }
         let product = try #require(products.first)
         #expect(product.subscriptionPeriod?.unit == .month)
-        #expect(product.subscriptionGroupIdentifier == "51154BEF")
+        #expect(product.subscriptionGroupIdentifier == "0E5A17C5")
 
         queue.add(SKPayment(product: product))
         var states: [SKPaymentTransactionState] = []
         var identifier: String?
-        while case .updated(_, let state, let transactionIdentifier)? = await iterator.next() {
+        while case .updated(_, let state, let transactionIdentifier)? = try await next(
+            events.stream, "the next payment queue callback")
+        {
             states.append(state)
             if state == .purchased {
                 identifier = transactionIdentifier
@@ -114,7 +118,7 @@ struct DefaultStoreTests {
             }
         }
         #expect(states == [.purchasing, .purchased])
-        guard case .removed(let finished)? = await iterator.next() else {
+        guard case .removed(let finished)? = try await next(events.stream, "the next payment queue callback") else {
             Issue.record("expected the purchase to leave the queue")
             return
         }
@@ -131,7 +135,7 @@ struct DefaultStoreTests {
         #expect(!expired.autoRenewingEnabled)
 
         try session.refundTransaction(identifier: purchase.identifier)
-        guard case .revoked(let revoked)? = await iterator.next() else {
+        guard case .revoked(let revoked)? = try await next(events.stream, "the next payment queue callback") else {
             Issue.record("expected the refund to revoke the entitlement")
             return
         }
@@ -146,13 +150,12 @@ struct DefaultStoreTests {
         let queue = SKPaymentQueue.default()
         queue.add(events)
         defer { queue.remove(events) }
-        var iterator = events.stream.makeAsyncIterator()
 
         let payment = SKMutablePayment()
         payment.productIdentifier = "com.example.consumable"
         queue.add(payment)
         var states: [SKPaymentTransactionState] = []
-        while case .updated(_, let state, _)? = await iterator.next() {
+        while case .updated(_, let state, _)? = try await next(events.stream, "the next payment queue callback") {
             states.append(state)
             if state == .deferred {
                 let waiting = session.allTransactions().first { $0.pendingAskToBuyConfirmation }

@@ -4,6 +4,7 @@ import OpenStoreKitTest
 import StoreModels
 import StoreSimulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// Product identifiers of the test catalog.
@@ -227,11 +228,10 @@ final class Recorder: NSObject, SKPaymentTransactionObserver, @unchecked Sendabl
     }
 }
 
-/// The folder of real `.storekit` files shared with the project: `../shared/storekit-samples` next to the repository.
-func samplesFolder(filePath: String = #filePath) throws -> URL {
-    let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let folder = root.appendingPathComponent("../shared/storekit-samples").standardizedFileURL
+/// The folder of real `.storekit` files written by Xcode, in the shared test data; tests that read it carry
+/// `.requiresSharedData`.
+func samplesFolder() throws -> URL {
+    let folder = SharedData.storeKitSamples
     var isDirectory: ObjCBool = false
     try #require(
         FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue,
@@ -246,6 +246,9 @@ func sample(_ name: String) throws -> URL {
     try #require(FileManager.default.fileExists(atPath: url.path), "the sample \(url.path) is missing")
     return url
 }
+
+/// The repository's own `.storekit` file, `Examples/Default.storekit`: always there.
+let defaultConfiguration = RepositoryFiles.example("Default.storekit")
 
 /// A promotional offer signed now (the store checks the parameters' presence, the signature's encoding, the
 /// timestamp's age and the nonce's novelty).

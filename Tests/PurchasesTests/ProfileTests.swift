@@ -4,10 +4,10 @@ import Purchases
 import ReceiptKit
 import StoreModels
 import StoreSimulator
+import TestSupport
 import Testing
 
-private let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/receipts")
+private let vectors = SharedData.receipts
 
 private let policy = EntitlementPolicy(accessLevels: [
     "com.example.premium.monthly": ["premium"], "com.example.premium.yearly": ["premium"],
@@ -203,10 +203,10 @@ struct ProfileTests {
     @Test("Profile updates stream each new profile")
     func updates() async throws {
         let subscriber = try Subscriber()
-        var iterator = subscriber.controller.profileUpdates.makeAsyncIterator()
-        #expect(await iterator.next() == .empty)
+        let updates = subscriber.controller.profileUpdates
+        #expect(try await next(updates, "the first profile") == .empty)
         subscriber.buy("com.example.pro")
-        #expect(await iterator.next()?.isActive("pro") == true)
+        #expect(try await next(updates, "the profile after the purchase")?.isActive("pro") == true)
     }
 
     @Test("The JSON form is the spec's")
@@ -222,7 +222,7 @@ struct ProfileTests {
         )
     }
 
-    @Test("The profile of a real App Store receipt matches what its dates say")
+    @Test("The profile of a real App Store receipt matches what its dates say", .requiresSharedData)
     func realReceipt() throws {
         let path = vectors.appendingPathComponent("revenuecat_base64encodedreceiptsample1.der").path
         try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing at \(path)")

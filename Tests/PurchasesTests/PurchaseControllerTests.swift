@@ -5,6 +5,7 @@ import Purchases
 import StoreModels
 import StoreSimulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// Records what the app delivered, and can be told to fail.
@@ -205,8 +206,7 @@ struct PurchaseControllerTests {
         fixture.store.runUntilIdle()
         #expect(calls.count == 1)
         #expect(fixture.shelf.products == ["com.example.pro"])
-        var iterator = updates.makeAsyncIterator()
-        let update = await iterator.next()
+        let update = try await next(updates, "the next purchase update")
         guard case .delivered(let delivery) = update else {
             Issue.record("expected a delivery, got \(String(describing: update))")
             return
@@ -349,8 +349,7 @@ struct PurchaseControllerStoreEventTests {
         fixture.store.runUntilIdle()
         #expect(calls.count == 1)
         #expect(fixture.shelf.delivered.map(\.quantity) == [2])
-        var iterator = updates.makeAsyncIterator()
-        guard case .delivered(let delivery) = await iterator.next() else {
+        guard case .delivered(let delivery) = try await next(updates, "the next purchase update") else {
             Issue.record("expected a delivery")
             return
         }
@@ -368,9 +367,8 @@ struct PurchaseControllerStoreEventTests {
         try fixture.store.advance(by: 38 * 86_400)
         fixture.store.runUntilIdle()
         #expect(fixture.shelf.delivered.map(\.source) == [.purchase, .update, .update])
-        var iterator = updates.makeAsyncIterator()
         for _ in 0..<2 {
-            guard case .delivered(let delivery) = await iterator.next() else {
+            guard case .delivered(let delivery) = try await next(updates, "the next purchase update") else {
                 Issue.record("expected a renewal")
                 return
             }

@@ -1,8 +1,9 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
-@Suite("App Store and Xcode receipt vectors")
+@Suite("App Store and Xcode receipt vectors", .requiresSharedData)
 struct AppStoreVectorTests {
     @Test(
         "every App Store receipt verifies against Apple Inc. Root at its creation date",
@@ -28,7 +29,7 @@ struct AppStoreVectorTests {
     }
 }
 
-@Suite("Receipt vectors: parsed fields")
+@Suite("Receipt vectors: parsed fields", .requiresSharedData)
 struct VectorFieldTests {
     static func date(_ seconds: Int64) -> Date {
         Date(receiptMilliseconds: seconds * 1000)

@@ -7,7 +7,8 @@ struct ErrorCodeTests {
     /// The published numbers. Changing one breaks callers: add new codes, never renumber.
     static let published: [(ReceiptError.Code, Int)] = [
         (.truncated, 1), (.trailingBytes, 2), (.nestingTooDeep, 3), (.invalidLength, 4), (.invalidTag, 5),
-        (.unexpectedElement, 6), (.invalidInteger, 7), (.invalidString, 8), (.invalidDate, 9), (.notPKCS7, 100),
+        (.unexpectedElement, 6), (.invalidInteger, 7), (.invalidString, 8), (.invalidDate, 9),
+        (.lengthExceedsParent, 10), (.notPKCS7, 100),
         (.unsupportedContentType, 101), (.missingPayload, 102), (.invalidSignedData, 103), (.missingAttribute, 110),
         (.duplicateAttribute, 111), (.signerNotFound, 200), (.signatureInvalid, 201), (.unsupportedAlgorithm, 202),
         (.certificateMalformed, 203), (.chainNotTrusted, 300), (.certificateExpired, 301),

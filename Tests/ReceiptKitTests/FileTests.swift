@@ -1,10 +1,11 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("Reading receipt and certificate files")
 struct FileTests {
-    @Test("receipts: DER and base64 give the same bytes")
+    @Test("receipts: DER and base64 give the same bytes", .requiresSharedData)
     func receipts() throws {
         let der = try ReceiptFile.readReceipt(atPath: Fixtures.vectorPath("revenuecat_base64encodedreceiptsample1.der"))
         let base64 = try ReceiptFile.readReceipt(
@@ -25,8 +26,9 @@ struct FileTests {
         #expect(error.file == missing)
         #expect(error.message.contains(missing))
 
-        let directory = try OpenSSLCommand.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "receiptkit")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let garbage = directory.appendingPathComponent("garbage.txt").path
         try Data("this is ~not~ a receipt".utf8).write(to: URL(fileURLWithPath: garbage))
         let invalid = try #require(throws: ReceiptError.self) { try ReceiptFile.readReceipt(atPath: garbage) }
@@ -48,7 +50,7 @@ struct FileTests {
         #expect(brokenError.file == broken)
     }
 
-    @Test("certificates: DER and PEM give the same certificate")
+    @Test("certificates: DER and PEM give the same certificate", .requiresSharedData)
     func certificates() throws {
         let pem = try ReceiptFile.readCertificate(atPath: Fixtures.pkiDirectory + "/root.pem")
         let der = try ReceiptFile.readCertificate(atPath: Fixtures.pkiDirectory + "/root.cer")

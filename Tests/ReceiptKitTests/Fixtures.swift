@@ -1,23 +1,21 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 /// Paths to test data: the shared vectors beside the repository and the test PKI in `Receipts/pki/`.
 enum Fixtures {
-    /// The repository root, found from this file's path.
-    static let repositoryRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The repository root.
+    static let repositoryRoot = RepositoryFiles.root.path
 
-    /// `../shared/vectors/receipts`, next to the repository.
-    static let vectorsDirectory = repositoryRoot + "/../shared/vectors/receipts"
+    /// The shared receipt vectors (`vectors/receipts` of ``SharedData``); tests reading them carry
+    /// `.requiresSharedData`.
+    static let vectorsDirectory = SharedData.receipts.path
 
     /// `Receipts/pki` in the repository.
-    static let pkiDirectory = repositoryRoot + "/Receipts/pki"
+    static let pkiDirectory = RepositoryFiles.pki.path
 
-    /// The path of a shared receipt vector; records a failure (not a silent pass) if the folder is missing.
+    /// The path of a shared receipt vector; records a failure if the shared folder is there but the file is not.
     static func vectorPath(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let path = vectorsDirectory + "/" + name
         try #require(

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("Verification failures, each with its own code")
@@ -14,7 +15,7 @@ struct NegativeTests {
     @Test("wrong root")
     func wrongRoot() throws {
         let signed = try ReceiptSigner().sign(Issuing.receipt())
-        let verifier = try ReceiptVerifier(trustedRoots: [Fixtures.pkiCertificate("other-root"), Fixtures.appleRoot()])
+        let verifier = try ReceiptVerifier(trustedRoots: [Fixtures.pkiCertificate("other-root")])
         #expect(throws: ReceiptError(.chainNotTrusted)) { try verifier.verify(signed) }
         let nothing = try ReceiptVerifier(trustedRoots: [])
         #expect(throws: ReceiptError(.chainNotTrusted)) { try nothing.verify(signed) }
@@ -23,7 +24,7 @@ struct NegativeTests {
     @Test("the test root is trusted only when asked")
     func testRootOnlyWhenAsked() throws {
         let signed = try ReceiptSigner().sign(Issuing.receipt(purchases: 1))
-        let apple = try Fixtures.appleRoot()
+        let apple = try Fixtures.pkiCertificate("other-root")
         #expect(throws: ReceiptError(.chainNotTrusted)) {
             try ReceiptVerifier(trustedRoots: [apple], trustsTestRoot: false).verify(signed)
         }
@@ -41,8 +42,18 @@ struct NegativeTests {
         }
         #expect(error.code == .bundleIdentifierMismatch)
         #expect(error.detail.contains("com.example.app"))
+        // The whole identifier must match: a prefix, an extension or a change of case is another app.
+        for other in ["com.example", "com.example.app.pro", "com.example.ap", "COM.EXAMPLE.APP"] {
+            #expect(throws: ReceiptError(.bundleIdentifierMismatch), "\(other)") {
+                try verifier.verify(signed, options: .init(bundleIdentifier: other))
+            }
+        }
+        #expect(throws: Never.self) { try verifier.verify(signed, options: .init(bundleIdentifier: "com.example.app")) }
         #expect(throws: ReceiptError(.applicationVersionMismatch)) {
             try verifier.verify(signed, options: .init(applicationVersion: "8"))
+        }
+        #expect(throws: ReceiptError(.applicationVersionMismatch)) {
+            try verifier.verify(signed, options: .init(applicationVersion: "70"))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the `openssl` command-line tool, when it is installed, to cross-check ReceiptKit against OpenSSL itself.
 enum OpenSSLCommand {
@@ -16,7 +17,11 @@ enum OpenSSLCommand {
     /// Whether the tool is available.
     static var isAvailable: Bool { path != nil }
 
-    /// Runs `openssl arguments...` and returns its exit status and combined output.
+    /// How long one `openssl` run may take before the test gives up on it.
+    static let timeLimit: TimeInterval = 60
+
+    /// Runs `openssl arguments...` and returns its exit status and combined output; a run that takes longer than
+    /// ``timeLimit`` is terminated and throws, so a stuck tool fails the test instead of hanging it.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/openssl")
@@ -24,16 +29,28 @@ enum OpenSSLCommand {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let output = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
         try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        DispatchQueue.global().async {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            output.withLock { $0 = data }
+            drained.signal()
+        }
+        guard exited.wait(timeout: .now() + timeLimit) == .success else {
+            process.terminate()
+            throw TimedOut(arguments: arguments)
+        }
+        _ = drained.wait(timeout: .now() + timeLimit)
+        return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
     }
 
-    /// A fresh temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("receiptkit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+    /// An `openssl` run that did not finish within ``timeLimit``.
+    struct TimedOut: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "openssl \(arguments.joined(separator: " ")) did not finish in \(timeLimit) seconds" }
     }
 }

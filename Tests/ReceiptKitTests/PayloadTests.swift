@@ -217,6 +217,24 @@ struct PayloadTests {
         #expect(throws: ReceiptError(.invalidInteger)) { try AppReceipt(derEncoded: Self.payload(inApp(empty))) }
     }
 
+    @Test(
+        "DER refuses INTEGERs with a redundant leading octet, positive or negative; BER reads them",
+        arguments: [
+            ([0x02, 0x02, 0x00, 0x05], 5), ([0x02, 0x02, 0xFF, 0x85], -123), ([0x02, 0x03, 0xFF, 0xFF, 0x01], -255),
+        ] as [([UInt8], Int64)])
+    func nonMinimalIntegers(encoding: [UInt8], value: Int64) throws {
+        func read(_ rules: ASN1EncodingRules) throws(ReceiptError) -> Int64 {
+            try withBytes(encoding) { (raw) throws(ReceiptError) -> Int64 in
+                let scanner = BERScanner(raw, rules: rules)
+                return try scanner.int64(scanner.single(in: 0..<raw.count), "the value")
+            }
+        }
+        let error = try #require(throws: ReceiptError.self) { try read(.der) }
+        #expect(error.code == .invalidInteger)
+        #expect(error.message.contains("not minimally encoded"))
+        #expect(try read(.ber) == value)
+    }
+
     @Test("dates in every form seen parse inside a payload")
     func dateForms() throws {
         for (text, milliseconds) in [

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("Issuing receipts like the App Store")
@@ -60,8 +61,9 @@ struct SigningTests {
     @Test(
         "openssl cms and smime verify issued receipts against the test root", .enabled(if: OpenSSLCommand.isAvailable))
     func opensslVerifies() throws {
-        let directory = try OpenSSLCommand.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "receiptkit")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let payload = Issuing.receipt().derEncoded()
         let receiptPath = directory.appendingPathComponent("receipt.der").path
         let outPath = directory.appendingPathComponent("out.der").path
@@ -88,8 +90,9 @@ struct SigningTests {
     @Test(
         "the signature equals openssl's RSA-SHA256 signature of the payload", .enabled(if: OpenSSLCommand.isAvailable))
     func signatureMatchesOpenSSL() throws {
-        let directory = try OpenSSLCommand.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "receiptkit")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let payload = Issuing.receipt().derEncoded()
         let payloadPath = directory.appendingPathComponent("payload.der").path
         let signaturePath = directory.appendingPathComponent("signature.bin").path
@@ -107,8 +110,9 @@ struct SigningTests {
         "receipts signed by openssl (signed attributes, sorted certificates) verify",
         .enabled(if: OpenSSLCommand.isAvailable), arguments: [false, true])
     func opensslSignedReceipts(noAttributes: Bool) throws {
-        let directory = try OpenSSLCommand.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "receiptkit")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let receipt = Issuing.receipt(purchases: 3)
         let payloadPath = directory.appendingPathComponent("payload.der").path
         let chainPath = directory.appendingPathComponent("chain.pem").path

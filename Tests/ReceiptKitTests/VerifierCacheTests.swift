@@ -1,10 +1,11 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("The verified-chain cache and concurrent use")
 struct VerifierCacheTests {
-    @Test("a second receipt from the same signer reuses the chain; its checks still run")
+    @Test("a second receipt from the same signer reuses the chain; its checks still run", .requiresSharedData)
     func reuse() throws {
         let verifier = try Issuing.verifier()
         let first = try ReceiptSigner().sign(Issuing.receipt(purchases: 1))
@@ -31,7 +32,7 @@ struct VerifierCacheTests {
         #expect(both.cachedChainCount == 2)
     }
 
-    @Test("many threads verify good and forged receipts at once")
+    @Test("many threads verify good and forged receipts at once", .requiresSharedData)
     func concurrent() async throws {
         let verifier = try Issuing.verifier()
         let apple = try ReceiptVerifier(trustedRoots: [Fixtures.appleRoot()])

@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import StoreModels
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import StoreSimulator

@@ -2,6 +2,7 @@ import Foundation
 import StoreModels
 import StoreSimulator
 import Synchronization
+import TestSupport
 import Testing
 
 private let day: TimeInterval = 86_400
@@ -166,9 +167,9 @@ struct RenewalScheduleTests {
         defer { store.stopProcessingDueEvents() }
         #expect(store.isProcessingDueEvents)
         try store.buyProduct("weekly")
-        await device.waitForEvents(1)
+        try await bounded("the purchase event") { await device.waitForEvents(1) }
         clock.now = ManualClock.defaultStart.addingTimeInterval(7 * day)
-        await device.waitForEvents(2)
+        try await bounded("the renewal event") { await device.waitForEvents(2) }
         #expect(device.purchasedProducts == ["weekly", "weekly"])
         #expect(store.transactions().count == 2)
         store.stopProcessingDueEvents()

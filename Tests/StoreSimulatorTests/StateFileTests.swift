@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import StoreModels
+import TestSupport
 import Testing
 
 @testable import StoreSimulator

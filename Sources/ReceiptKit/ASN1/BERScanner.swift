@@ -129,8 +129,17 @@ struct BERScanner {
             position += count
         }
         guard length <= limit - position else {
+            if limit < bytes.count && length <= bytes.count - position {
+                throw error(
+                    .lengthExceedsParent,
+                    "length \(length) runs past the element that contains it: only \(limit - position) bytes remain in it",
+                    at: offset)
+            }
             throw error(
                 .truncated, "length \(length) runs past the end: only \(limit - position) bytes remain", at: offset)
+        }
+        if identifier == 0x05 && length != 0 {
+            throw error(.invalidLength, "NULL with \(length) content bytes; a NULL has none", at: offset)
         }
         return TLV(
             identifier: identifier, number: number, offset: offset, contentStart: position,
@@ -157,6 +166,15 @@ struct BERScanner {
             let child = try element(at: position, limit: parent.contentEnd, depth: depth + 1)
             try body(child)
             position = child.end
+        }
+    }
+
+    /// Checks the structure below a constructed element that is not otherwise read: every nested element must fit
+    /// inside the one that contains it. Primitive contents (such as a payload OCTET STRING) are not looked into.
+    func validateStructure(of element: TLV, depth: Int) throws(ReceiptError) {
+        guard element.isConstructed else { return }
+        try forEachChild(of: element, depth: depth) { (child) throws(ReceiptError) in
+            try validateStructure(of: child, depth: depth + 1)
         }
     }
 

@@ -73,6 +73,7 @@ struct SignedDataContainer {
         _ = try s.int64(version, "SignedData version")
         let digestAlgorithms = try s.element(at: version.end, limit: end, depth: 3)
         try s.expect(digestAlgorithms, 0x31, "the SignedData digestAlgorithms SET")
+        try s.validateStructure(of: digestAlgorithms, depth: 3)
 
         // encapContentInfo
         let encapsulated = try s.element(at: digestAlgorithms.end, limit: end, depth: 3)
@@ -119,6 +120,7 @@ struct SignedDataContainer {
             next = try s.element(at: position, limit: end, depth: 3)
         }
         if next.identifier == 0xA1 {
+            try s.validateStructure(of: next, depth: 3)
             position = next.end
             next = try s.element(at: position, limit: end, depth: 3)
         }
@@ -137,6 +139,7 @@ struct SignedDataContainer {
                 offset: signerInfo.end)
         }
         try s.expect(signerInfo, 0x30, "the SignerInfo SEQUENCE")
+        try s.validateStructure(of: signerInfo, depth: 4)
 
         // SignerInfo
         let infoEnd = signerInfo.contentEnd

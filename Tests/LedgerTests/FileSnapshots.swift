@@ -1,21 +1,5 @@
 import Foundation
 
-/// A fresh directory under the system's temporary directory, removed by ``remove()`` (call it in a `defer`).
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/ledger-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// The bytes of a file (`nil` if it does not exist).
 func contents(of path: String) -> Data? {
     FileManager.default.contents(atPath: path)
