@@ -154,10 +154,11 @@ struct StateOwnershipTests {
         #expect(run.code == 2)
         #expect((run.out + run.err).contains("in use by process \(owner.pid)"), "\(run.out)\(run.err)")
 
-        // The owner was not disturbed: it goes on acknowledging steps.
+        // The owner was not disturbed: it goes on acknowledging steps, a purchase among them (committed once
+        // acknowledged, so the file holds a transaction when the process is killed below).
         var acknowledged = false
         while let line = owner.readLine() {
-            if line.hasPrefix("ack") {
+            if line.hasPrefix("ack"), line.contains(" buy ") {
                 acknowledged = true
                 break
             }

@@ -44,23 +44,16 @@ private struct Subscriber {
     }
 }
 
-/// The first `count` elements of a stream, or those it produced within ten seconds.
-private func first(_ count: Int, of stream: AsyncStream<Profile>) async -> [Profile] {
-    let elements = Calls<Profile>()
-    await withTaskGroup(of: Void.self) { group in
-        group.addTask {
-            for await element in stream {
-                elements.record(element)
-                if elements.count == count { break }
-            }
+/// The first `count` elements of a stream, waited for within the tests' bound.
+private func first(_ count: Int, of stream: AsyncStream<Profile>) async throws -> [Profile] {
+    try await bounded("\(count) profile updates") {
+        var elements: [Profile] = []
+        for await element in stream {
+            elements.append(element)
+            if elements.count == count { break }
         }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(10))  // the bound, not a wait: the elements are already buffered
-        }
-        await group.next()
-        group.cancelAll()
+        return elements
     }
-    return elements.all
 }
 
 @Suite("Profiles from verified receipts")
@@ -102,10 +95,10 @@ struct ProfileTests {
 
         // Day by day past the expiry, nobody reading the profile: the clock moves nine times, the access level ends
         // once. A later purchase publishes its own profile: what came before it is every update the clock caused.
-        for _ in 0..<9 { subscriber.advance(days: 1) }
+        for _ in 0..<9 { try subscriber.advance(days: 1) }
         #expect(subscriber.store.now > expiry)
         subscriber.buy("com.example.pro")
-        let published = await first(4, of: updates)
+        let published = try await first(4, of: updates)
         #expect(published.count == 4)
         #expect(published.map { $0.isActive("premium") } == [false, true, false, false])
         #expect(published.map { $0.isActive("pro") } == [false, false, false, true])
@@ -125,10 +118,10 @@ struct ProfileTests {
         }
         let updates = subscriber.controller.profileUpdates
         subscriber.buy("com.example.premium.yearly")
-        subscriber.advance(days: 366)
-        subscriber.advance(days: 30)
+        try subscriber.advance(days: 366)
+        try subscriber.advance(days: 30)
         subscriber.buy("com.example.pro")
-        let published = await first(5, of: updates)
+        let published = try await first(5, of: updates)
         #expect(published.map { $0.isActive("premium") } == [false, true, true, false, false])
         #expect(
             published.map { $0.accessLevels["premium"]?.isInGracePeriod ?? false } == [
@@ -156,7 +149,7 @@ struct ProfileTests {
         try store.setAutoRenew(false, transactionID: latest.id)
         #expect(controller.profile.isActive("premium"))
         clock.advance(by: 8 * 86_400)  // the clock alone, as a clock that runs by itself moves
-        let startsWith = await first(1, of: controller.profileUpdates)
+        let startsWith = try await first(1, of: controller.profileUpdates)
         #expect(startsWith.map { $0.isActive("premium") } == [false], "a new stream starts with the current profile")
         #expect(!controller.profile.isActive("premium"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreModels
+import TestSupport
 import Testing
 
 @testable import Ledger

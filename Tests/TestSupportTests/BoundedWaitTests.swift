@@ -45,7 +45,6 @@ struct BoundedWaitTests {
         }
         let elapsed = clock.now - start
         #expect(elapsed >= .milliseconds(200))
-        #expect(elapsed < .seconds(20))
         let timeout = try #require(thrown as? WaitTimedOut)
         #expect(timeout.description == "gave up waiting for an element nobody sends after 0.2 seconds")
     }
