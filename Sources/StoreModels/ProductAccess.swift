@@ -8,9 +8,9 @@ public import Foundation
 ///
 /// 1. A purchase in force grants access (``Phase/active``): bought by then, not cancelled by then, and unexpired (a
 ///    purchase without an expiration date, such as a non-consumable, never expires).
-/// 2. Otherwise the latest purchase (the last one bought) decides. Cancelled because the customer upgraded within the subscription group,
-///    it is ``Phase/upgraded``; refunded or revoked, ``Phase/revoked``. Neither grants access, from the cancellation
-///    on.
+/// 2. Otherwise the latest purchase (the last one bought) decides. Cancelled because the customer upgraded within the
+///    subscription group, it is ``Phase/upgraded``; refunded or revoked, ``Phase/revoked``. Neither grants access,
+///    from the cancellation on.
 /// 3. Expired while the store retries billing: until the billing grace period ends (Apple's
 ///    `gracePeriodExpirationDate`), ``Phase/grace``, with full access; after it, or without one, ``Phase/billingRetry``,
 ///    without access.
