@@ -12,8 +12,8 @@ public import Foundation
 ///    subscription group, it is ``Phase/upgraded``; refunded or revoked, ``Phase/revoked``. Neither grants access,
 ///    from the cancellation on.
 /// 3. Expired while the store retries billing: until the billing grace period ends (Apple's
-///    `gracePeriodExpirationDate`), ``Phase/grace``, with full access; after it, or without one, ``Phase/billingRetry``,
-///    without access.
+///    `gracePeriodExpirationDate`), ``Phase/grace``, with full access; after it, or without one,
+///    ``Phase/billingRetry``, without access.
 /// 4. Otherwise ``Phase/expired``; with no purchase at all, ``Phase/none``.
 ///
 /// Only ``Phase/active`` and ``Phase/grace`` grant access (``hasAccess``).
