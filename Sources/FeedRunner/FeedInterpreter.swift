@@ -492,25 +492,28 @@ final class FeedInterpreter {
             let seen = users[account]?.queue.transactions.count ?? 0
             return seen == count ? nil : "expected \(count) unfinished transactions, found \(seen)"
         case .owned(let product, let expected):
-            let owned = store.transactions(of: account).contains {
-                $0.productID == product && $0.isOwned && ($0.expirationDate.map { $0 > clock.now } ?? true)
-            }
+            let owned = store.access(to: product, account: account).hasAccess
             return owned == expected
                 ? nil
                 : "expected \(product) \(expected ? "owned" : "not owned"), it is \(owned ? "owned" : "not owned")"
         case .subscribed(let product, let expected, let until):
-            let latest = store.transactions(of: account).filter { $0.productID == product && $0.isOwned }
-                .max { ($0.expirationDate ?? .distantPast) < ($1.expirationDate ?? .distantPast) }
-            let active = latest?.expirationDate.map { $0 > clock.now } ?? false
+            // Subscribed: access that ends by time (a subscription period or a grace period), not lifetime access.
+            let access = store.access(to: product, account: account)
+            let active = access.hasAccess && access.expiresAt != nil
             guard active == expected else {
                 return
-                    "expected \(product) \(expected ? "active" : "inactive"), it is \(active ? "active until \(ISO8601.format(latest?.expirationDate ?? clock.now))" : "inactive")"
+                    "expected \(product) \(expected ? "active" : "inactive"), it is \(active ? "active until \(ISO8601.format(access.expiresAt ?? clock.now))" : "inactive")"
             }
-            if let until, latest?.expirationDate != until {
+            if let until, access.expiresAt != until {
                 return
-                    "expected \(product) active until \(ISO8601.format(until)), it is active until \(latest?.expirationDate.map(ISO8601.format) ?? "-")"
+                    "expected \(product) active until \(ISO8601.format(until)), it is active until \(access.expiresAt.map(ISO8601.format) ?? "-")"
             }
             return nil
+        case .access(let product, let expected):
+            let access = store.access(to: product, account: account)
+            return access.hasAccess == expected
+                ? nil
+                : "expected access to \(product) \(expected ? "on" : "off"), it is \(access.hasAccess ? "on" : "off") (\(access.phase.rawValue))"
         case .revoked(let product):
             return users[account]?.revoked.contains(product) == true
                 ? nil : "expected \(product) revoked; the app heard no revocation"
@@ -521,17 +524,8 @@ final class FeedInterpreter {
             let seen = renewals[account + "\n" + product] ?? 0
             return seen == count ? nil : "expected \(product) renewed \(count) times, renewed \(seen)"
         case .phase(let product, let expected):
-            guard let group = store.catalog.product(product)?.subscription?.groupID,
-                let subscription = store.subscription(groupID: group, account: account)
-            else { return "\(currentUser) has no subscription in the group of \(product)" }
-            let seen =
-                switch subscription.phase {
-                case .active: "active"
-                case .gracePeriod: "grace-period"
-                case .billingRetry: "billing-retry"
-                case .expired: "expired"
-                }
-            return seen == expected ? nil : "expected \(product) \(expected), it is \(seen)"
+            let seen = store.access(to: product, account: account).phase
+            return seen == expected ? nil : "expected \(product) \(expected.rawValue), it is \(seen.rawValue)"
         case .receiptVerifies:
             switch verifiedReceipt() {
             case .success: return nil

@@ -171,8 +171,8 @@ public struct FeedParser: Sendable {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 add(reference)
             case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
-                .charged(let product, _), .phase(let product, _), .renewals(let product, _),
-                .receiptEntries(let product, _), .receiptCancelled(let product):
+                .charged(let product, _), .phase(let product, _), .access(let product, _),
+                .renewals(let product, _), .receiptEntries(let product, _), .receiptCancelled(let product):
                 products.append(product)
             default:
                 break
@@ -564,17 +564,20 @@ public struct FeedParser: Sendable {
         case "renewals":
             return .renewals(try reader.word("a product identifier"), try reader.count("a number of renewals"))
         case "phase":
-            let product = try reader.word("a subscription product identifier")
-            let phase = try reader.word("active, grace-period, billing-retry or expired")
-            guard ["active", "grace-period", "billing-retry", "expired"].contains(phase) else {
+            let product = try reader.word("a product identifier")
+            let names = ProductAccess.Phase.allCases.map(\.rawValue)
+            let phase = try reader.word(names.joined(separator: ", "))
+            guard let parsed = phase == "grace-period" ? .grace : ProductAccess.Phase(rawValue: phase) else {
                 throw reader.error(
                     .invalidValue,
                     at: reader.lastColumn,
-                    "\"\(phase)\" is not a subscription phase",
-                    hint: "phases are active, grace-period, billing-retry and expired"
+                    "\"\(phase)\" is not a phase",
+                    hint: "phases are " + names.joined(separator: ", ")
                 )
             }
-            return .phase(product, phase)
+            return .phase(product, parsed)
+        case "access":
+            return .access(try reader.word("a product identifier"), try reader.flag())
         case "paywall":
             return .paywall(try paywallExpectation(&reader))
         default:
@@ -583,7 +586,7 @@ public struct FeedParser: Sendable {
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, receipt, receipt-cancelled and paywall"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, access, receipt, receipt-cancelled and paywall"
             )
         }
     }

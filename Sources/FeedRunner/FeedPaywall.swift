@@ -55,8 +55,8 @@ final class FeedPaywall {
     }
 }
 
-/// The purchases of an account, from the store's own history. It stands in for a verified receipt in feeds, where
-/// the store is the authority.
+/// The purchases of an account, from the store's own history, with the billing state of its subscriptions. It stands
+/// in for a verified receipt in feeds, where the store is the authority.
 struct FeedPurchasesSource: VerifiedPurchasesSource {
     let store: SimulatedStore
     let account: String
@@ -71,10 +71,11 @@ struct FeedPurchasesSource: VerifiedPurchasesSource {
                 expiresDate: record.expirationDate,
                 cancellationDate: record.cancellationDate,
                 isTrialPeriod: record.isTrialPeriod,
-                isInIntroOfferPeriod: record.isInIntroOfferPeriod
+                isInIntroOfferPeriod: record.isInIntroOfferPeriod,
+                isUpgraded: record.isUpgraded
             )
         }
-        return VerifiedPurchases(purchases: purchases, date: store.now)
+        return VerifiedPurchases(purchases: purchases, date: store.now, billing: store.billing(of: account))
     }
 }
 

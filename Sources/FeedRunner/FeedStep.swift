@@ -77,8 +77,11 @@ public enum FeedStep: Sendable, Hashable {
         case history(Int)
         /// `expect charged PRODUCT N`: the account was charged N times for the product.
         case charged(String, Int)
-        /// `expect phase PRODUCT active|grace-period|billing-retry|expired`: where the product's subscription stands.
-        case phase(String, String)
+        /// `expect phase PRODUCT active|grace|billing-retry|expired|revoked|upgraded|none`: where the product stands
+        /// for the user (``StoreModels/ProductAccess/Phase``'s names; `grace-period` is read as `grace`).
+        case phase(String, ProductAccess.Phase)
+        /// `expect access PRODUCT on|off`: whether the user has access to the product (``StoreModels/ProductAccess``).
+        case access(String, Bool)
         /// `expect renewals PRODUCT N`: the store renewed the product's subscription N times so far.
         case renewals(String, Int)
         /// `expect receipt verifies`: the user's app receipt verifies against the test root, for the app and device.

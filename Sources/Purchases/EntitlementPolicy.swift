@@ -1,4 +1,5 @@
 public import Foundation
+import StoreModels
 
 /// Which products grant which access levels, and how a profile is computed from verified purchases.
 public struct EntitlementPolicy: Sendable, Hashable {
@@ -12,10 +13,11 @@ public struct EntitlementPolicy: Sendable, Hashable {
 
     /// The profile at `date` from the purchases a verified receipt lists.
     ///
-    /// A purchase grants its access levels while it is not refunded and, for subscriptions, until it expires; a
-    /// non-consumable grants them for good. Billing retry and grace periods are known only to the store, so they are
-    /// passed in by product (`billingIssues`): a product in grace period stays active past its expiry until the grace
-    /// period ends.
+    /// Each product's access is ``ProductAccess``'s, the definition the store and feeds share: a purchase grants its
+    /// access levels while it is in force (bought, not refunded, revoked or upgraded, and, for subscriptions,
+    /// unexpired); a non-consumable grants them for good. Billing retry and grace periods are known only to the store,
+    /// so they are passed in by product: a subscription in a billing grace period keeps full access past its expiry
+    /// until the grace period ends (`expiresAt` is then the grace period's end); in billing retry it has none.
     ///
     /// - Parameters:
     ///   - purchases: the purchases of a verified receipt.
@@ -29,46 +31,42 @@ public struct EntitlementPolicy: Sendable, Hashable {
         billingRetries: Set<String> = []
     ) -> Profile {
         var levels: [String: AccessLevel] = [:]
-        var latest: [String: EntitlementTransaction] = [:]
-        for purchase in purchases {
-            if let current = latest[purchase.productID],
-                (current.expiresDate ?? current.purchaseDate) >= (purchase.expiresDate ?? purchase.purchaseDate)
-            {
+        var subscriptions: [SubscriptionStatus] = []
+        for (productID, bought) in Self.byProduct(purchases) {
+            let access = ProductAccess(
+                purchases: bought.map(\.accessPurchase),
+                billing: Self.billing(of: productID, gracePeriods: gracePeriods, billingRetries: billingRetries),
+                at: date
+            )
+            // The purchase the access comes from; before the first purchase, the first one.
+            guard let deciding = bought.first(where: { $0.accessPurchase == access.purchase }) ?? bought.first else {
                 continue
             }
-            latest[purchase.productID] = purchase
-        }
-        var subscriptions: [SubscriptionStatus] = []
-        for (productID, purchase) in latest.sorted(by: { $0.key < $1.key }) {
-            let graceEnd = gracePeriods[productID]
-            let refunded = purchase.cancellationDate.map { $0 <= date } ?? false
-            let inGrace = !refunded && graceEnd.map { $0 > date } ?? false
-            let unexpired = purchase.expiresDate.map { $0 > date } ?? true
-            let active = !refunded && (unexpired || inGrace) && purchase.purchaseDate <= date
-            let expiresAt = inGrace ? graceEnd : purchase.expiresDate
-            if purchase.expiresDate != nil {
+            let revoked = access.phase == .revoked
+            let expiresAt = access.phase == .none ? deciding.expiresDate : access.expiresAt
+            if deciding.expiresDate != nil {
                 subscriptions.append(
                     SubscriptionStatus(
                         vendorProductId: productID,
-                        isActive: active,
+                        isActive: access.hasAccess,
                         expiresAt: expiresAt,
-                        isTrial: purchase.isTrialPeriod,
-                        isIntroOffer: purchase.isInIntroOfferPeriod,
-                        isRefunded: refunded
+                        isTrial: deciding.isTrialPeriod,
+                        isIntroOffer: deciding.isInIntroOfferPeriod,
+                        isRefunded: revoked
                     )
                 )
             }
             for level in accessLevels[productID] ?? [] {
                 let candidate = AccessLevel(
                     id: level,
-                    isActive: active,
+                    isActive: access.hasAccess,
                     expiresAt: expiresAt,
                     vendorProductId: productID,
-                    isInGracePeriod: inGrace,
-                    isInBillingRetry: billingRetries.contains(productID),
-                    isTrial: purchase.isTrialPeriod,
-                    isIntroOffer: purchase.isInIntroOfferPeriod,
-                    refundedAt: refunded ? purchase.cancellationDate : nil
+                    isInGracePeriod: access.phase == .grace,
+                    isInBillingRetry: access.phase == .billingRetry,
+                    isTrial: deciding.isTrialPeriod,
+                    isIntroOffer: deciding.isInIntroOfferPeriod,
+                    refundedAt: revoked ? deciding.cancellationDate : nil
                 )
                 levels[level] = Self.better(levels[level], candidate)
             }
@@ -81,13 +79,27 @@ public struct EntitlementPolicy: Sendable, Hashable {
     func nextChange(
         from purchases: [EntitlementTransaction], after date: Date, gracePeriods: [String: Date] = [:]
     ) -> Date? {
-        var moments = Array(gracePeriods.values)
-        for purchase in purchases {
-            moments.append(purchase.purchaseDate)
-            if let expires = purchase.expiresDate { moments.append(expires) }
-            if let cancelled = purchase.cancellationDate { moments.append(cancelled) }
+        var moments: [Date] = []
+        for (productID, bought) in Self.byProduct(purchases) {
+            let billing = gracePeriods[productID].map { ProductAccess.Billing.gracePeriod(endsAt: $0) }
+            if let next = ProductAccess.nextChange(of: bought.map(\.accessPurchase), billing: billing, after: date) {
+                moments.append(next)
+            }
         }
-        return moments.filter { $0 > date }.min()
+        return moments.min()
+    }
+
+    /// The purchases of each product, in receipt order, sorted by product identifier.
+    private static func byProduct(_ purchases: [EntitlementTransaction]) -> [(String, [EntitlementTransaction])] {
+        Dictionary(grouping: purchases, by: \.productID).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The store's billing state of a product, from what a ``VerifiedPurchasesSource`` passes.
+    private static func billing(of productID: String, gracePeriods: [String: Date], billingRetries: Set<String>)
+        -> ProductAccess.Billing?
+    {
+        if let end = gracePeriods[productID] { return .gracePeriod(endsAt: end) }
+        return billingRetries.contains(productID) ? .billingRetry : nil
     }
 
     /// The level that grants more: active beats inactive; then lifetime, then the later expiry.

@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreModels
 
 /// One purchase as a verified receipt lists it: what entitlements are computed from.
 public struct EntitlementTransaction: Sendable, Hashable {
@@ -12,8 +13,11 @@ public struct EntitlementTransaction: Sendable, Hashable {
     public let purchaseDate: Date
     /// When the subscription period it pays for ends; `nil` for non-subscriptions.
     public let expiresDate: Date?
-    /// When it was refunded or revoked.
+    /// When it was refunded, revoked or replaced by an upgrade.
     public let cancellationDate: Date?
+    /// Whether the cancellation is an upgrade within the subscription group (the customer moved to a higher level),
+    /// not a refund.
+    public let isUpgraded: Bool
     /// Whether the period is a free trial.
     public let isTrialPeriod: Bool
     /// Whether the period is a paid introductory offer.
@@ -28,7 +32,8 @@ public struct EntitlementTransaction: Sendable, Hashable {
         expiresDate: Date?,
         cancellationDate: Date?,
         isTrialPeriod: Bool,
-        isInIntroOfferPeriod: Bool
+        isInIntroOfferPeriod: Bool,
+        isUpgraded: Bool = false
     ) {
         self.productID = productID
         self.transactionID = transactionID
@@ -38,5 +43,13 @@ public struct EntitlementTransaction: Sendable, Hashable {
         self.cancellationDate = cancellationDate
         self.isTrialPeriod = isTrialPeriod
         self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.isUpgraded = isUpgraded
+    }
+
+    /// The facts ``ProductAccess`` computes access from.
+    public var accessPurchase: ProductAccess.Purchase {
+        ProductAccess.Purchase(
+            purchaseDate: purchaseDate, expiresDate: expiresDate, cancellationDate: cancellationDate,
+            isUpgraded: isUpgraded)
     }
 }

@@ -47,16 +47,9 @@ public struct ReceiptPurchasesSource: VerifiedPurchasesSource {
         } catch {
             throw PurchasesError(.receiptInvalid, "the app receipt does not verify: \(error.message)")
         }
-        var grace: [String: Date] = [:]
-        var retry = Set<String>()
-        for subscription in queue.store.subscriptions(of: queue.account) {
-            switch subscription.phase {
-            case .gracePeriod: grace[subscription.productID] = subscription.gracePeriodEndsAt
-            case .billingRetry: retry.insert(subscription.productID)
-            case .active, .expired: break
-            }
-        }
-        return VerifiedPurchases(receipt: receipt, at: now, gracePeriods: grace, billingRetries: retry)
+        return VerifiedPurchases(
+            purchases: VerifiedPurchases(receipt: receipt, at: now).purchases, date: now,
+            billing: queue.store.billing(of: queue.account))
     }
 }
 
@@ -66,11 +59,39 @@ extension VerifiedPurchases {
         receipt: AppReceipt, at date: Date, gracePeriods: [String: Date] = [:], billingRetries: Set<String> = []
     ) {
         self.init(
-            purchases: receipt.inAppPurchases.map(EntitlementTransaction.init),
+            purchases: Self.markingUpgrades(receipt.inAppPurchases.map(EntitlementTransaction.init)),
             date: date,
             gracePeriods: gracePeriods,
             billingRetries: billingRetries
         )
+    }
+}
+
+extension VerifiedPurchases {
+    /// Marks the receipt entries that an upgrade cancelled. A receipt has no upgrade flag, but an upgrade leaves a
+    /// trace: the replaced period is cancelled at the instant a period of another product starts in the same
+    /// subscription (the same original transaction). Any other cancellation is a refund or a revocation.
+    static func markingUpgrades(_ purchases: [EntitlementTransaction]) -> [EntitlementTransaction] {
+        let startsByOriginal = Dictionary(
+            grouping: purchases.filter { $0.expiresDate != nil }, by: \.originalTransactionID)
+        return purchases.map { purchase in
+            guard let cancelled = purchase.cancellationDate, purchase.expiresDate != nil, !purchase.isUpgraded,
+                startsByOriginal[purchase.originalTransactionID]?.contains(where: {
+                    $0.productID != purchase.productID && $0.purchaseDate == cancelled
+                }) == true
+            else { return purchase }
+            return EntitlementTransaction(
+                productID: purchase.productID,
+                transactionID: purchase.transactionID,
+                originalTransactionID: purchase.originalTransactionID,
+                purchaseDate: purchase.purchaseDate,
+                expiresDate: purchase.expiresDate,
+                cancellationDate: cancelled,
+                isTrialPeriod: purchase.isTrialPeriod,
+                isInIntroOfferPeriod: purchase.isInIntroOfferPeriod,
+                isUpgraded: true
+            )
+        }
     }
 }
 

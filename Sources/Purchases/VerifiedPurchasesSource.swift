@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreModels
 
 /// Where a ``PurchaseController`` gets the purchases its profile is computed from: a verified receipt, never the
 /// client's own word.
@@ -32,5 +33,19 @@ public struct VerifiedPurchases: Sendable, Hashable {
         self.date = date
         self.gracePeriods = gracePeriods
         self.billingRetries = billingRetries
+    }
+
+    /// Creates verified purchases with the store's billing state of each product whose renewal failed
+    /// (`SimulatedStore.billing(of:)`).
+    public init(purchases: [EntitlementTransaction], date: Date, billing: [String: ProductAccess.Billing]) {
+        var grace: [String: Date] = [:]
+        var retry = Set<String>()
+        for (productID, state) in billing {
+            switch state {
+            case .gracePeriod(let end): grace[productID] = end
+            case .billingRetry: retry.insert(productID)
+            }
+        }
+        self.init(purchases: purchases, date: date, gracePeriods: grace, billingRetries: retry)
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+public import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Whether an account has access to a product now, and why, as ``ProductAccess`` defines it: from the account's
+    /// purchases of the product and, for an auto-renewable subscription, the billing state of its subscription.
+    public func access(to productID: String, account: String = SimulatedStore.defaultAccount) -> ProductAccess {
+        let now = clock.now
+        return state.withLock { state in
+            let purchases = state.records.values.filter { $0.account == account && $0.productID == productID }
+                .sorted { $0.id < $1.id }.compactMap(\.accessPurchase)
+            return ProductAccess(purchases: purchases, billing: state.billing(of: productID, account: account), at: now)
+        }
+    }
+
+    /// The billing state of an account's subscriptions whose renewal failed, by the product of the current period:
+    /// what a server learns from App Store notifications and receipts do not say.
+    public func billing(of account: String = SimulatedStore.defaultAccount) -> [String: ProductAccess.Billing] {
+        state.withLock { state in
+            var result: [String: ProductAccess.Billing] = [:]
+            for subscription in state.subscriptions.values where subscription.account == account {
+                if let billing = subscription.billing { result[subscription.productID] = billing }
+            }
+            return result
+        }
+    }
+}
+
+extension StoreState {
+    /// The billing state of the subscription an account has in a product's group, when its current period is of that
+    /// product.
+    func billing(of productID: String, account: String) -> ProductAccess.Billing? {
+        guard let groupID = configuration.catalog.product(productID)?.subscription?.groupID,
+            let subscription = subscriptions[Self.subscriptionKey(account: account, groupID: groupID)],
+            subscription.productID == productID
+        else { return nil }
+        return subscription.billing
+    }
+}
