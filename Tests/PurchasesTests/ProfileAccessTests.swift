@@ -34,8 +34,8 @@ private struct Customer {
         store.runUntilIdle()
     }
 
-    func advance(days: Double) {
-        store.advance(by: days * 86_400)
+    func advance(days: Double) throws {
+        try store.advance(by: days * 86_400)
         store.runUntilIdle()
     }
 
@@ -50,7 +50,7 @@ struct ProfileAccessTests {
         let customer = try Customer()
         customer.buy("com.example.premium.monthly")
         #expect(try customer.profile().isActive("monthly"))
-        customer.advance(days: 3)
+        try customer.advance(days: 3)
         customer.buy("com.example.premium.yearly")
         let profile = try customer.profile()
         let monthly = try #require(profile.accessLevels["monthly"])
@@ -87,7 +87,7 @@ struct ProfileAccessTests {
             $0.billingGracePeriodEnabled = true
         }
         customer.buy("com.example.premium.monthly")
-        customer.advance(days: 7)  // the free week ends and the first renewal fails
+        try customer.advance(days: 7)  // the free week ends and the first renewal fails
         let graceEnd = try #require(
             customer.store.subscription(groupID: "premium", account: customer.queue.account)?.gracePeriodEndsAt)
         var monthly = try #require(try customer.profile().accessLevels["monthly"])
@@ -96,7 +96,7 @@ struct ProfileAccessTests {
         #expect(monthly.expiresAt == graceEnd)
         #expect(customer.store.access(to: "com.example.premium.monthly", account: customer.queue.account).hasAccess)
 
-        customer.advance(days: 16)
+        try customer.advance(days: 16)
         monthly = try #require(try customer.profile().accessLevels["monthly"])
         #expect(!monthly.isActive)
         #expect(!monthly.isInGracePeriod)

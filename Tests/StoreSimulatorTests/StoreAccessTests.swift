@@ -42,7 +42,7 @@ struct StoreAccessTests {
         #expect(store.access(to: "basic").phase == .active)
         expectAgreement(store, "basic")
 
-        store.advance(by: 31 * day)
+        try store.advance(by: 31 * day)
         let grace = store.access(to: "basic")
         #expect(grace.phase == .grace)
         #expect(grace.hasAccess)
@@ -50,14 +50,14 @@ struct StoreAccessTests {
         #expect(store.billing() == ["basic": .gracePeriod(endsAt: try #require(grace.expiresAt))])
         expectAgreement(store, "basic")
 
-        store.advance(by: 16 * day)
+        try store.advance(by: 16 * day)
         #expect(store.access(to: "basic").phase == .billingRetry)
         #expect(!store.access(to: "basic").hasAccess)
         #expect(store.billing() == ["basic": .billingRetry])
         expectAgreement(store, "basic")
 
         store.updateSettings { $0.billingRetryOnRenewal = false }
-        store.advance(by: 7 * day)
+        try store.advance(by: 7 * day)
         #expect(store.access(to: "basic").phase == .active)
         #expect(store.billing().isEmpty)
         expectAgreement(store, "basic")
