@@ -12,14 +12,28 @@ final class FeedInterpreter {
         var states: [TransactionState] = []
         var removed = false
         var error: StoreErrorCode?
+        /// The event log position of each state in ``states``.
+        var heardAt: [Int] = []
+        /// `transactionIdentifier` and `original?.transactionIdentifier`, as the app last heard them.
+        var transactionID: String?
+        var originalID: String?
     }
 
+    /// One device of a user, with its app: the queue, its observers and what the first observer heard.
     struct User {
         var queue: SKPaymentQueue
         var observers: [FeedObserver] = []
         var restore: (finished: Bool, failure: StoreErrorCode?)?
         var revoked = Set<String>()
+        /// How many restores finished and failed since the app started.
+        var restoresFinished = 0
+        var restoresFailed = 0
+        /// StoreKit's exceptions the app raised (finishing a purchasing or deferred transaction), since it started.
+        var exceptions: [(id: UInt64, message: String)] = []
     }
+
+    /// The name of a user's first device.
+    static let mainDevice = "main"
 
     let file: String
     let baseDirectory: URL?
@@ -29,12 +43,16 @@ final class FeedInterpreter {
     private(set) var store: SimulatedStore
     let clock: ManualClock
     private let start: Date
+    /// The devices of every user, by seat (``seat(_:_:)``).
     var users: [String: User] = [:]
+    /// The seats in the order they were made.
     private var userOrder: [String] = []
     var currentUser = SimulatedStore.defaultAccount
-    private var handles: [String: UInt64] = [:]
-    private var handleNames: [UInt64: String] = [:]
-    private var tracked: [UInt64: Tracked] = [:]
+    /// The device each user acts on, by user; a user not listed acts on ``mainDevice``.
+    var currentDevices: [String: String] = [:]
+    private(set) var handles: [String: UInt64] = [:]
+    private(set) var handleNames: [UInt64: String] = [:]
+    private(set) var tracked: [UInt64: Tracked] = [:]
     private var latestByProduct: [String: UInt64] = [:]
     private var sequence = 0
     private var expectations = 0
@@ -44,6 +62,8 @@ final class FeedInterpreter {
     private var configurations: [String: StoreConfiguration] = [:]
     /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
     var paywall: FeedPaywall?
+    /// Where the queues' programming error handlers leave StoreKit's exceptions until the run notes them.
+    let exceptionInbox = FeedExceptionInbox()
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
@@ -79,7 +99,7 @@ final class FeedInterpreter {
         configurations = try parser.check(text, startingWith: store.configuration).configurations
         var steps = 0
         var failure: FeedResult.Failure?
-        ensureUser(currentUser)
+        ensureUser(currentUser, device: Self.mainDevice)
         try parser.forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
             guard failure == nil else { return }
             steps += 1
@@ -112,7 +132,7 @@ final class FeedInterpreter {
             failure: failure,
             simulatedSeconds: clock.now.timeIntervalSince(start),
             receipt: includeReceipt
-                ? users[currentUser].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
+                ? users[currentSeat].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
         var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
@@ -138,20 +158,24 @@ final class FeedInterpreter {
         case .set(let setting):
             apply(setting)
         case .user(let name):
-            ensureUser(name)
+            ensureUser(name, device: currentDevices[name] ?? Self.mainDevice)
             currentUser = name
+        case .device(let name):
+            ensureUser(currentUser, device: name)
+            currentDevices[currentUser] = name
         case .addObserver(let name, let policy):
-            let observer = FeedObserver(name: name, user: currentUser, policy: policy, run: self)
-            users[currentUser]?.observers.append(observer)
-            users[currentUser]?.queue.add(observer)
+            let observer = FeedObserver(
+                name: name, user: currentUser, device: currentDevice, policy: policy, run: self)
+            users[currentSeat]?.observers.append(observer)
+            users[currentSeat]?.queue.add(observer)
         case .removeObserver(let name):
-            guard let observer = users[currentUser]?.observers.first(where: { $0.name == name }) else {
-                return "user \(currentUser) has no observer named \(name)"
+            guard let observer = users[currentSeat]?.observers.first(where: { $0.name == name }) else {
+                return "\(currentSeatDescription) has no observer named \(name)"
             }
-            users[currentUser]?.queue.remove(observer)
-            users[currentUser]?.observers.removeAll { $0 === observer }
+            users[currentSeat]?.queue.remove(observer)
+            users[currentSeat]?.observers.removeAll { $0 === observer }
         case .buy(let product, let quantity, let username, let offer, let askToBuy, let handle):
-            guard let queue = users[currentUser]?.queue else { return nil }
+            guard let queue = users[currentSeat]?.queue else { return nil }
             let payment = SKMutablePayment()
             payment.productIdentifier = product
             payment.quantity = quantity
@@ -190,16 +214,14 @@ final class FeedInterpreter {
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { try store.declineAskToBuy(id) } catch { return error.detail }
         case .finish(let reference):
-            guard let id = resolve(reference), let queue = users[currentUser]?.queue,
+            guard let id = resolve(reference), let queue = users[currentSeat]?.queue,
                 let transaction = queue.transactions.first(where: { $0.storeIdentifier == id })
-            else { return "\(reference) is not in \(currentUser)'s queue" }
-            guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred else {
-                return "\(reference) is \(transaction.transactionState) and cannot be finished yet"
-            }
+            else { return "\(reference) is not in the queue of \(currentSeatDescription)" }
             queue.finishTransaction(transaction)
+            noteExceptions(for: transaction, on: currentSeat, by: nil)
         case .restore(let username):
-            users[currentUser]?.restore = nil
-            users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
+            users[currentSeat]?.restore = nil
+            users[currentSeat]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
         case .advance(let duration):
             let target = duration.after(clock.now)
             guard target <= ISO8601.latest else {
@@ -307,14 +329,46 @@ final class FeedInterpreter {
         if case .history(let keepAll) = setting { store.historyRetention = keepAll ? .all : .receiptOnly }
     }
 
-    private func ensureUser(_ name: String) {
-        guard users[name] == nil else { return }
-        let deviceID = name == SimulatedStore.defaultAccount ? SKPaymentQueue.defaultDeviceID : "device-\(name)"
+    /// Makes a device of a user, with its queue and `app` observer, unless it exists.
+    ///
+    /// The first device of `default` is ``SKPaymentQueue/defaultDeviceID``, the first device of any other user `NAME`
+    /// is `device-NAME`, and every other device `D` of a user `U` is `device-U D` (names hold no spaces, so no two
+    /// devices share an identifier).
+    private func ensureUser(_ name: String, device: String) {
+        let seat = Self.seat(name, device)
+        guard users[seat] == nil else { return }
+        let deviceID =
+            device != Self.mainDevice
+            ? "device-\(name) \(device)"
+            : name == SimulatedStore.defaultAccount ? SKPaymentQueue.defaultDeviceID : "device-\(name)"
         let queue = SKPaymentQueue(store: store, deviceID: deviceID, account: name)
-        users[name] = User(queue: queue)
-        userOrder.append(name)
-        let observer = FeedObserver(name: "app", user: name, policy: .auto, run: self)
-        users[name]?.observers.append(observer)
+        users[seat] = User(queue: queue)
+        userOrder.append(seat)
+        let observer = FeedObserver(name: "app", user: name, device: device, policy: .auto, run: self)
+        users[seat]?.observers.append(observer)
+        install(observer, on: queue)
+    }
+
+    /// The key of a device of a user in ``users``: the user's name for the first device.
+    static func seat(_ user: String, _ device: String) -> String {
+        device == mainDevice ? user : user + "\n" + device
+    }
+
+    /// The device the current user acts on.
+    var currentDevice: String { currentDevices[currentUser] ?? Self.mainDevice }
+
+    /// The key of the current user's current device in ``users``.
+    var currentSeat: String { Self.seat(currentUser, currentDevice) }
+
+    /// The current user's device, for messages: `user alice` or `device ipad of alice`.
+    var currentSeatDescription: String {
+        currentDevice == Self.mainDevice ? "user \(currentUser)" : "device \(currentDevice) of \(currentUser)"
+    }
+
+    /// Adds an observer to a queue, and has the queue report StoreKit's exceptions to the run instead of trapping.
+    private func install(_ observer: FeedObserver, on queue: SKPaymentQueue) {
+        let exceptions = exceptionInbox
+        queue.programmingErrorHandler = { message in exceptions.post(message) }
         queue.add(observer)
     }
 
@@ -329,15 +383,20 @@ final class FeedInterpreter {
                 return "the store could not be reopened from its state file: \(error.detail)"
             }
         }
-        for name in userOrder {
-            guard let user = users[name] else { continue }
-            let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: name)
-            let observers = user.observers.map { FeedObserver(name: $0.name, user: name, policy: $0.policy, run: self) }
-            users[name] = User(queue: queue, observers: observers)
-            for observer in observers { queue.add(observer) }
+        var names: [String] = []
+        for seat in userOrder {
+            guard let user = users[seat] else { continue }
+            let account = user.queue.account
+            if !names.contains(account) { names.append(account) }
+            let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: account)
+            let observers = user.observers.map {
+                FeedObserver(name: $0.name, user: account, device: $0.device, policy: $0.policy, run: self)
+            }
+            users[seat] = User(queue: queue, observers: observers)
+            for observer in observers { install(observer, on: queue) }
         }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
-        event.add("users", strings: userOrder)
+        event.add("users", strings: names)
         sink.append(event.line)
         return nil
     }
@@ -345,8 +404,8 @@ final class FeedInterpreter {
     // MARK: Observations
 
     private func track(_ id: UInt64, product: String) {
-        if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentUser) }
-        latestByProduct[currentUser + "\n" + product] = id
+        if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentSeat) }
+        latestByProduct[currentSeat + "\n" + product] = id
     }
 
     private func isFirstObserver(_ observer: FeedObserver, of queue: SKPaymentQueue) -> Bool {
@@ -358,17 +417,22 @@ final class FeedInterpreter {
         for transaction in transactions {
             let state = TransactionState(rawValue: transaction.transactionState.rawValue) ?? .failed
             let code = (transaction.error as? SKError).flatMap { StoreErrorCode(rawValue: $0.code.rawValue) }
+            let seq = nextSequence()
             if first {
                 let id = transaction.storeIdentifier
                 if tracked[id] == nil {
-                    tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.user)
+                    tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
                 }
-                latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] = id
+                latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] = id
                 tracked[id]?.states.append(state)
+                tracked[id]?.heardAt.append(seq)
                 tracked[id]?.error = code
+                if let identifier = transaction.transactionIdentifier { tracked[id]?.transactionID = identifier }
+                tracked[id]?.originalID = transaction.original?.transactionIdentifier
             }
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "updated")
+            var event = EventLine(seq: seq, time: clock.now, event: "updated")
             event.add("user", observer.user)
+            if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
             event.add("handle", handleNames[transaction.storeIdentifier])
             event.add("product", transaction.payment.productIdentifier)
@@ -384,6 +448,7 @@ final class FeedInterpreter {
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "delivered")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("handle", handleNames[transaction.storeIdentifier])
         event.add("product", transaction.payment.productIdentifier)
@@ -398,13 +463,14 @@ final class FeedInterpreter {
             if first {
                 tracked[id]?.removed = true
                 if handleNames[id] == nil,
-                    latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] != id
+                    latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] != id
                 {
                     tracked[id] = nil
                 }
             }
             var event = EventLine(seq: nextSequence(), time: clock.now, event: "removed")
             event.add("user", observer.user)
+            if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
             event.add("handle", handleNames[id])
             event.add("product", transaction.payment.productIdentifier)
@@ -423,11 +489,17 @@ final class FeedInterpreter {
 
     func observedRestore(failure: SKError.Code?, finished: Bool, by observer: FeedObserver, queue: SKPaymentQueue) {
         if isFirstObserver(observer, of: queue) {
-            users[observer.user]?.restore = (finished, failure.flatMap { StoreErrorCode(rawValue: $0.rawValue) })
+            users[observer.seat]?.restore = (finished, failure.flatMap { StoreErrorCode(rawValue: $0.rawValue) })
+            if finished {
+                users[observer.seat]?.restoresFinished += 1
+            } else {
+                users[observer.seat]?.restoresFailed += 1
+            }
         }
         var event = EventLine(
             seq: nextSequence(), time: clock.now, event: finished ? "restoreFinished" : "restoreFailed")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         if let failure { event.add("error", StoreErrorCode(rawValue: failure.rawValue)?.name ?? "unknown") }
         sink.append(event.line)
@@ -436,15 +508,17 @@ final class FeedInterpreter {
     func observedStorefront(_ countryCode: String, by observer: FeedObserver) {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "storefrontChanged")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("storefront", countryCode)
         sink.append(event.line)
     }
 
     func observedRevocation(_ products: [String], by observer: FeedObserver, queue: SKPaymentQueue) {
-        if isFirstObserver(observer, of: queue) { users[observer.user]?.revoked.formUnion(products) }
+        if isFirstObserver(observer, of: queue) { users[observer.seat]?.revoked.formUnion(products) }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "revoked")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("products", strings: products)
         sink.append(event.line)
@@ -452,10 +526,10 @@ final class FeedInterpreter {
 
     // MARK: Expectations
 
-    private func resolve(_ reference: FeedStep.Reference) -> UInt64? {
+    func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
         case .handle(let name): handles[name]
-        case .product(let id): latestByProduct[currentUser + "\n" + id]
+        case .product(let id): latestByProduct[currentSeat + "\n" + id]
         }
     }
 
@@ -560,12 +634,15 @@ final class FeedInterpreter {
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
         case .paywall(let expectation):
             return checkPaywall(expectation)
+        case .receiptField, .noRevocation, .restoreCount, .heardUpdates, .order, .original, .exception, .noException,
+            .paid:
+            return checkObservation(expectation)
         }
     }
 
     /// The current user's app receipt, verified against the test root for the store's app and the user's device.
-    private func verifiedReceipt() -> Result<AppReceipt, ReceiptError> {
-        guard let deviceID = users[currentUser]?.queue.deviceID else {
+    func verifiedReceipt() -> Result<AppReceipt, ReceiptError> {
+        guard let deviceID = users[currentSeat]?.queue.deviceID else {
             return .failure(ReceiptError(.missingPayload, "no device"))
         }
         do throws(ReceiptError) {

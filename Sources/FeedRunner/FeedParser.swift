@@ -170,6 +170,10 @@ public struct FeedParser: Sendable {
             switch expectation {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 add(reference)
+            case .receiptField, .heardUpdates, .order, .original, .exception, .paid:
+                for reference in Self.observationReferences(in: expectation) { add(reference) }
+            case .noRevocation(let product?):
+                products.append(product)
             case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
                 .charged(let product, _), .phase(let product, _), .renewals(let product, _),
                 .receiptEntries(let product, _), .receiptCancelled(let product):
@@ -264,7 +268,7 @@ public struct FeedParser: Sendable {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 return [reference]
             default:
-                return []
+                return Self.observationReferences(in: expectation)
             }
         default:
             return []
@@ -284,6 +288,8 @@ public struct FeedParser: Sendable {
             step = .set(try setting(&reader))
         case "user":
             step = .user(try reader.word("a user name"))
+        case "device":
+            step = .device(try reader.word("a device name"))
         case "observer":
             step = try observer(&reader)
         case "buy":
@@ -374,7 +380,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -454,7 +460,7 @@ public struct FeedParser: Sendable {
                 else {
                     throw reader.error(
                         .invalidValue, at: reader.lastColumn, "\"\(option)\" is not an observer option",
-                        hint: "use finish=auto or finish=manual")
+                        hint: "use finish=auto, finish=manual or finish=all")
                 }
                 policy = parsed
             }
@@ -531,6 +537,13 @@ public struct FeedParser: Sendable {
         case "error": return .error(try reader.reference(), try reader.errorCode())
         case "restore":
             let outcome = try reader.word("finished or failed")
+            if outcome == "finished" || outcome == "failed", reader.remaining == 2,
+                ["time", "times"].contains(reader.peek(after: 1))
+            {
+                let count = try reader.count("a number of restores")
+                _ = reader.next()
+                return .restoreCount(finished: outcome == "finished", count)
+            }
             switch outcome {
             case "finished": return .restoreFinished
             case "failed": return .restoreFailed(reader.peek == nil ? nil : try reader.errorCode())
@@ -558,6 +571,9 @@ public struct FeedParser: Sendable {
         case "receipt":
             let what = try reader.word("`verifies`, or a product identifier and a count")
             if what == "verifies" { return .receiptVerifies }
+            if reader.remaining == 2 {
+                return try receiptFieldExpectation(what.contains(".") ? .product(what) : .handle(what), &reader)
+            }
             return .receiptEntries(what, try reader.count("a number of receipt entries"))
         case "receipt-cancelled":
             return .receiptCancelled(try reader.word("a product identifier"))
@@ -578,13 +594,7 @@ public struct FeedParser: Sendable {
         case "paywall":
             return .paywall(try paywallExpectation(&reader))
         default:
-            throw reader.error(
-                .invalidValue,
-                at: reader.lastColumn,
-                "unknown expectation \"\(kind)\"",
-                hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, receipt, receipt-cancelled and paywall"
-            )
+            return try observationExpectation(kind, &reader)
         }
     }
 }

@@ -25,6 +25,9 @@ public enum FeedStep: Sendable, Hashable {
         case auto
         /// Never finishes: the feed does, with `finish`.
         case manual
+        /// Finishes every transaction it hears of, `purchasing` and `deferred` ones included: a misbehaving app, whose
+        /// calls StoreKit answers with an exception (see `expect exception`).
+        case all
     }
 
     /// A store setting a `set` step changes.
@@ -89,6 +92,27 @@ public enum FeedStep: Sendable, Hashable {
         case receiptCancelled(String)
         /// `expect paywall ...`: see ``FeedStep/PaywallExpectation``.
         case paywall(PaywallExpectation)
+        /// `expect receipt REF FIELD VALUE`: a field of the transaction's receipt entry (the latest entry of the
+        /// product for a product identifier), by its receipt JSON name; `none` when the field is absent.
+        case receiptField(Reference, String, ReceiptValue)
+        /// `expect no revocation [PRODUCT]`: the app heard no revocation (of the product).
+        case noRevocation(String?)
+        /// `expect restore finished|failed N times`: how many restores ended so since the app started.
+        case restoreCount(finished: Bool, Int)
+        /// `expect heard N updates for REF`: how many `updatedTransactions` callbacks listed the transaction.
+        case heardUpdates(Reference, Int)
+        /// `expect order REF STATE REF STATE ...`: the app heard these states in this order, across transactions.
+        case order([HeardState])
+        /// `expect original REF ORIGINAL`: the transaction has an identifier of its own and its `original` is
+        /// ORIGINAL's transaction, as a restored transaction has.
+        case original(Reference, Reference)
+        /// `expect exception REF`: finishing the transaction raised StoreKit's exception (it was purchasing or
+        /// deferred).
+        case exception(Reference)
+        /// `expect no exception`: the app raised no StoreKit exception since it started.
+        case noException
+        /// `expect paid REF AMOUNT`: what the account was charged for the transaction.
+        case paid(Reference, Decimal)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -97,6 +121,9 @@ public enum FeedStep: Sendable, Hashable {
     case set(Setting)
     /// `user NAME`: later steps act for this user (own device and account).
     case user(String)
+    /// `device NAME`: later steps act on this device of the current user (its own queue and `app` observer, the same
+    /// account); `main` is the user's first device.
+    case device(String)
     /// `observer add NAME [finish=auto|manual]`.
     case addObserver(String, FinishPolicy)
     /// `observer remove NAME`.
