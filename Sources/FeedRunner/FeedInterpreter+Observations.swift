@@ -24,6 +24,20 @@ extension FeedInterpreter {
         }
     }
 
+    /// The queue delegate of a device was asked whether a purchase goes on in a new storefront.
+    func askedToContinue(_ transaction: SKPaymentTransaction, in storefront: String, by delegate: FeedDelegate) {
+        let id = transaction.storeIdentifier
+        users[Self.seat(delegate.user, delegate.device)]?.askedToContinue.insert(id)
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldContinue")
+        event.add("user", delegate.user)
+        if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
+        event.add("handle", handleNames[id])
+        event.add("product", transaction.payment.productIdentifier)
+        event.add("storefront", storefront)
+        event.add("answer", delegate.answer)
+        sink.append(event.line)
+    }
+
     /// Checks an expectation of what the app observed beyond one transaction's states; returns a failure message,
     /// or nil.
     func checkObservation(_ expectation: FeedStep.Expectation) -> String? {
@@ -49,10 +63,17 @@ extension FeedInterpreter {
             return checkOrder(heard)
         case .original(let reference, let original):
             return checkOriginal(reference, original)
-        case .exception(let reference):
+        case .exception(let reference, let state):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            return device?.exceptions.contains { $0.id == id } == true
-                ? nil : "expected finishing \(reference) to raise StoreKit's exception; it raised none"
+            let raised = device?.exceptions.filter { $0.id == id }.map(\.message) ?? []
+            let wanted = state.map { "Cannot finish a \($0.name) transaction" }
+            guard raised.contains(where: { wanted == nil || $0 == wanted }) else {
+                let what = state.map { "while it was \($0.name) " } ?? ""
+                return raised.isEmpty
+                    ? "expected finishing \(reference) \(what)to raise StoreKit's exception; it raised none"
+                    : "expected finishing \(reference) \(what)to raise StoreKit's exception; it raised \"\(raised.joined(separator: "\", \""))\""
+            }
+            return nil
         case .noException:
             guard let first = device?.exceptions.first else { return nil }
             let name = handleNames[first.id] ?? tracked[first.id]?.product ?? String(first.id)
@@ -65,6 +86,14 @@ extension FeedInterpreter {
             return charged == amount ? nil : "expected \(reference) to have cost \(amount), it cost \(charged)"
         case .receiptField(let reference, let field, let value):
             return checkReceiptField(reference, field, value)
+        case .delegateAsked(let reference, let expected):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            let asked = device?.askedToContinue.contains(id) == true
+            return asked == expected
+                ? nil
+                : expected
+                    ? "expected the delegate asked to continue \(reference) in a new storefront; it was not asked"
+                    : "expected the delegate not asked about \(reference); it was asked to continue it in a new storefront"
         default:
             return nil
         }
@@ -85,7 +114,7 @@ extension FeedInterpreter {
             guard let position = positions.first(where: { $0 > after }) else {
                 let earlier = previous.map { "\($0.reference) \($0.state.name)" } ?? ""
                 return
-                    "expected \(item.reference) \(item.state.name) after \(earlier); the app heard it before (event \(first), the other at event \(after))"
+                    "expected \(item.reference) \(item.state.name) after \(earlier); the app heard it first (event log seq \(first), \(earlier) at seq \(after))"
             }
             after = position
             previous = item
@@ -108,7 +137,8 @@ extension FeedInterpreter {
             return "expected \(reference) to have the original \(original) (\(expected)); its original is \(seen)"
         }
         guard let own = transaction.transactionID, own != expected else {
-            return "expected \(reference) to have an identifier of its own; it has \(transaction.transactionID ?? "none")"
+            return
+                "expected \(reference) to have an identifier of its own; it has \(transaction.transactionID ?? "none")"
         }
         return nil
     }

@@ -30,6 +30,9 @@ final class FeedInterpreter {
         var restoresFailed = 0
         /// StoreKit's exceptions the app raised (finishing a purchasing or deferred transaction), since it started.
         var exceptions: [(id: UInt64, message: String)] = []
+        /// The queue's delegate (the queue holds it weakly), and the transactions it was asked about.
+        var delegate: FeedDelegate?
+        var askedToContinue = Set<UInt64>()
     }
 
     /// The name of a user's first device.
@@ -64,6 +67,8 @@ final class FeedInterpreter {
     var paywall: FeedPaywall?
     /// Where the queues' programming error handlers leave StoreKit's exceptions until the run notes them.
     let exceptionInbox = FeedExceptionInbox()
+    /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
+    private var storefrontChanges: [String: String] = [:]
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
@@ -174,6 +179,10 @@ final class FeedInterpreter {
             }
             users[currentSeat]?.queue.remove(observer)
             users[currentSeat]?.observers.removeAll { $0 === observer }
+        case .delegate(let answer):
+            let delegate = answer.map { FeedDelegate(user: currentUser, device: currentDevice, answer: $0, run: self) }
+            users[currentSeat]?.delegate = delegate
+            users[currentSeat]?.queue.delegate = delegate
         case .buy(let product, let quantity, let username, let offer, let askToBuy, let handle):
             guard let queue = users[currentSeat]?.queue else { return nil }
             let payment = SKMutablePayment()
@@ -191,6 +200,9 @@ final class FeedInterpreter {
                 )
             }
             queue.add(payment)
+            if let code = storefrontChanges.removeValue(forKey: product) ?? storefrontChanges.removeValue(forKey: "") {
+                store.updateSettings { $0.storefront = Storefront(countryCode: code) }
+            }
             if let added = queue.transactions.last {
                 track(added.storeIdentifier, product: product)
                 if let handle {
@@ -198,6 +210,8 @@ final class FeedInterpreter {
                     handleNames[added.storeIdentifier] = handle
                 }
             }
+        case .script(let product, .changeStorefront(let code)):
+            storefrontChanges[product ?? ""] = code
         case .script(let product, let outcome):
             let scripted: ScriptedOutcome =
                 switch outcome {
@@ -205,6 +219,7 @@ final class FeedInterpreter {
                 case .fail(let code): .fail(StoreFailure(code, "scripted by \(file):\(line.line)"))
                 case .askToBuy: .askToBuy
                 case .interrupt: .interrupt
+                case .changeStorefront: .succeed
                 }
             store.script(scripted, forProduct: product)
         case .approve(let reference):
@@ -392,7 +407,11 @@ final class FeedInterpreter {
             let observers = user.observers.map {
                 FeedObserver(name: $0.name, user: account, device: $0.device, policy: $0.policy, run: self)
             }
-            users[seat] = User(queue: queue, observers: observers)
+            let delegate = user.delegate.map {
+                FeedDelegate(user: account, device: $0.device, answer: $0.answer, run: self)
+            }
+            users[seat] = User(queue: queue, observers: observers, delegate: delegate)
+            queue.delegate = delegate
             for observer in observers { install(observer, on: queue) }
         }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
@@ -635,7 +654,7 @@ final class FeedInterpreter {
         case .paywall(let expectation):
             return checkPaywall(expectation)
         case .receiptField, .noRevocation, .restoreCount, .heardUpdates, .order, .original, .exception, .noException,
-            .paid:
+            .paid, .delegateAsked:
             return checkObservation(expectation)
         }
     }

@@ -35,7 +35,23 @@ extension FeedParser {
         case "original":
             return .original(try reader.reference(), try reader.reference())
         case "exception":
-            return .exception(try reader.reference())
+            let reference = try reader.reference()
+            guard reader.peek != nil else { return .exception(reference, nil) }
+            let state = try reader.state()
+            guard state == .purchasing || state == .deferred else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "finishing a \(state.name) transaction raises no exception",
+                    hint: "StoreKit raises one for purchasing and deferred transactions")
+            }
+            return .exception(reference, state)
+        case "delegate":
+            let asked = try reader.word("asked or not-asked")
+            guard asked == "asked" || asked == "not-asked" else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(asked)\" is not asked or not-asked",
+                    hint: "write `expect delegate asked REF` or `expect delegate not-asked REF`")
+            }
+            return .delegateAsked(try reader.reference(), asked == "asked")
         case "paid":
             let reference = try reader.reference()
             let text = try reader.word("an amount such as 9.99")
@@ -53,7 +69,7 @@ extension FeedParser {
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
                 hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, no, heard, order, original, exception, paid, history, charged, renewals, phase, receipt, receipt-cancelled and paywall"
+                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, no, heard, order, original, exception, paid, delegate, history, charged, renewals, phase, receipt, receipt-cancelled and paywall"
             )
         }
     }
@@ -128,12 +144,43 @@ extension FeedParser {
     static func observationReferences(in expectation: FeedStep.Expectation) -> [FeedStep.Reference] {
         switch expectation {
         case .receiptField(let reference, _, .transaction(let value)): [reference, value]
-        case .receiptField(let reference, _, _), .heardUpdates(let reference, _), .exception(let reference),
-            .paid(let reference, _):
+        case .receiptField(let reference, _, _), .heardUpdates(let reference, _), .exception(let reference, _),
+            .paid(let reference, _), .delegateAsked(let reference, _):
             [reference]
         case .order(let heard): heard.map(\.reference)
         case .original(let reference, let original): [reference, original]
         default: []
         }
+    }
+}
+
+extension FeedParser {
+    /// Parses the words after `delegate`: `should-continue yes|no`, or `remove`.
+    func delegateAnswer(_ reader: inout TokenReader) throws(FeedError) -> Bool? {
+        let what = try reader.word("should-continue or remove")
+        switch what {
+        case "should-continue": return try reader.flag()
+        case "remove": return nil
+        default:
+            throw reader.error(
+                .invalidValue, at: reader.lastColumn, "\"\(what)\" is not a delegate answer",
+                hint: "write `delegate should-continue yes`, `delegate should-continue no` or `delegate remove`")
+        }
+    }
+}
+
+extension TokenReader {
+    /// A three-letter storefront country code, upper-cased.
+    mutating func countryCode() throws(FeedError) -> String {
+        let code = try word("an ISO 3166-1 alpha-3 country code such as USA")
+        guard code.count == 3, code.allSatisfy(\.isLetter) else {
+            throw error(
+                .invalidValue,
+                at: lastColumn,
+                "\"\(code)\" is not a country code",
+                hint: "use a three-letter code such as USA, GBR or DEU"
+            )
+        }
+        return code.uppercased()
     }
 }

@@ -170,7 +170,7 @@ public struct FeedParser: Sendable {
             switch expectation {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 add(reference)
-            case .receiptField, .heardUpdates, .order, .original, .exception, .paid:
+            case .receiptField, .heardUpdates, .order, .original, .exception, .paid, .delegateAsked:
                 for reference in Self.observationReferences(in: expectation) { add(reference) }
             case .noRevocation(let product?):
                 products.append(product)
@@ -290,6 +290,8 @@ public struct FeedParser: Sendable {
             step = .user(try reader.word("a user name"))
         case "device":
             step = .device(try reader.word("a device name"))
+        case "delegate":
+            step = .delegate(try delegateAnswer(&reader))
         case "observer":
             step = try observer(&reader)
         case "buy":
@@ -380,7 +382,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -400,16 +402,7 @@ public struct FeedParser: Sendable {
             let code = on && reader.peek != nil ? try reader.errorCode() : .unknown
             return .failTransactions(on, code)
         case "storefront":
-            let code = try reader.word("an ISO 3166-1 alpha-3 country code such as USA")
-            guard code.count == 3, code.allSatisfy(\.isLetter) else {
-                throw reader.error(
-                    .invalidValue,
-                    at: reader.lastColumn,
-                    "\"\(code)\" is not a country code",
-                    hint: "use a three-letter code such as USA, GBR or DEU"
-                )
-            }
-            return .storefront(code.uppercased())
+            return .storefront(try reader.countryCode())
         case "locale":
             return .locale(try reader.word("a locale such as en_US"))
         case "error":
@@ -504,17 +497,18 @@ public struct FeedParser: Sendable {
 
     private func next(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
         let product = try reader.word("a product identifier or `any`")
-        let verb = try reader.word("succeeds, fails CODE, asks-to-buy or is-interrupted")
+        let verb = try reader.word("succeeds, fails CODE, asks-to-buy, is-interrupted or changes-storefront CODE")
         let outcome: FeedStep.ScriptOutcome
         switch verb {
         case "succeeds": outcome = .succeed
         case "fails": outcome = .fail(try reader.errorCode())
         case "asks-to-buy": outcome = .askToBuy
         case "is-interrupted": outcome = .interrupt
+        case "changes-storefront": outcome = .changeStorefront(try reader.countryCode())
         default:
             throw reader.error(
                 .invalidValue, at: reader.lastColumn, "\"\(verb)\" is not an outcome",
-                hint: "use succeeds, fails CODE, asks-to-buy or is-interrupted")
+                hint: "use succeeds, fails CODE, asks-to-buy, is-interrupted or changes-storefront CODE")
         }
         return .script(product == "any" ? nil : product, outcome)
     }

@@ -106,13 +106,16 @@ public enum FeedStep: Sendable, Hashable {
         /// `expect original REF ORIGINAL`: the transaction has an identifier of its own and its `original` is
         /// ORIGINAL's transaction, as a restored transaction has.
         case original(Reference, Reference)
-        /// `expect exception REF`: finishing the transaction raised StoreKit's exception (it was purchasing or
-        /// deferred).
-        case exception(Reference)
+        /// `expect exception REF [purchasing|deferred]`: finishing the transaction raised StoreKit's exception (while
+        /// it was in that state).
+        case exception(Reference, TransactionState?)
         /// `expect no exception`: the app raised no StoreKit exception since it started.
         case noException
         /// `expect paid REF AMOUNT`: what the account was charged for the transaction.
         case paid(Reference, Decimal)
+        /// `expect delegate asked REF` / `expect delegate not-asked REF`: whether the queue delegate was asked to go
+        /// on with the transaction in a new storefront.
+        case delegateAsked(Reference, Bool)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -128,9 +131,12 @@ public enum FeedStep: Sendable, Hashable {
     case addObserver(String, FinishPolicy)
     /// `observer remove NAME`.
     case removeObserver(String)
+    /// `delegate should-continue yes|no` / `delegate remove`: the current device's queue delegate, answering a
+    /// storefront change during a purchase; `nil` removes it.
+    case delegate(Bool?)
     /// `buy PRODUCT [quantity N] [user NAME] [offer ID] [ask-to-buy] [as HANDLE]`.
     case buy(product: String, quantity: Int, username: String?, offer: String?, askToBuy: Bool, handle: String?)
-    /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted`.
+    /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted|changes-storefront CODE`.
     case script(String?, ScriptOutcome)
     /// `approve REF`.
     case approve(Reference)
@@ -178,6 +184,8 @@ public enum FeedStep: Sendable, Hashable {
         case askToBuy
         /// It is interrupted.
         case interrupt
+        /// The storefront changes to this country code while it is in progress, before the store decides it.
+        case changeStorefront(String)
     }
 }
 
