@@ -56,7 +56,7 @@ extension FeedInterpreter {
             return seen == count
                 ? nil : "expected restores to have \(outcome) \(count) times, they \(outcome) \(seen) times"
         case .heardUpdates(let reference, let count):
-            let seen = resolve(reference).flatMap { tracked[$0] }?.states.count ?? 0
+            let seen = heard(reference)?.states.count ?? 0
             return seen == count
                 ? nil : "expected the app to hear \(count) updates for \(reference), it heard \(seen)"
         case .order(let heard):
@@ -76,7 +76,9 @@ extension FeedInterpreter {
             return nil
         case .noException:
             guard let first = device?.exceptions.first else { return nil }
-            let name = handleNames[first.id] ?? tracked[first.id]?.product ?? String(first.id)
+            let name =
+                handleNames[first.id] ?? tracked[TrackedKey(seat: currentSeat, id: first.id)]?.product
+                ?? String(first.id)
             return "expected no exception; finishing \(name) raised \"\(first.message)\""
         case .paid(let reference, let amount):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
@@ -100,11 +102,11 @@ extension FeedInterpreter {
     }
 
     /// `expect order`: each state was heard after the one listed before it.
-    private func checkOrder(_ heard: [FeedStep.HeardState]) -> String? {
+    private func checkOrder(_ expected: [FeedStep.HeardState]) -> String? {
         var after = 0
         var previous: FeedStep.HeardState?
-        for item in heard {
-            guard let id = resolve(item.reference), let transaction = tracked[id] else {
+        for item in expected {
+            guard let transaction = heard(item.reference) else {
                 return "no transaction \(item.reference) was seen"
             }
             let positions = zip(transaction.states, transaction.heardAt).filter { $0.0 == item.state }.map(\.1)
@@ -124,10 +126,10 @@ extension FeedInterpreter {
 
     /// `expect original`: the transaction has its own identifier, and its `original` is the other transaction.
     private func checkOriginal(_ reference: FeedStep.Reference, _ original: FeedStep.Reference) -> String? {
-        guard let id = resolve(reference), let transaction = tracked[id] else {
+        guard let transaction = heard(reference) else {
             return "no transaction \(reference) was seen"
         }
-        guard let originalID = resolve(original), let expected = tracked[originalID]?.transactionID else {
+        guard let expected = transactionIdentifier(original) else {
             return "\(original) has no transaction identifier the app heard"
         }
         guard let seen = transaction.originalID else {
@@ -146,7 +148,7 @@ extension FeedInterpreter {
     /// The transaction identifier the app heard for a transaction (for one it has not heard yet, the store's).
     private func transactionIdentifier(_ reference: FeedStep.Reference) -> String? {
         guard let id = resolve(reference) else { return nil }
-        return tracked[id]?.transactionID ?? String(id)
+        return heard(reference)?.transactionID ?? String(id)
     }
 
     /// `expect receipt REF FIELD VALUE`, on the receipt's JSON as ReceiptKit writes it.
@@ -171,7 +173,8 @@ extension FeedInterpreter {
             entry = latest
         case .handle:
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            let candidates = [tracked[id]?.transactionID ?? String(id), tracked[id]?.originalID].compactMap { $0 }
+            let transaction = heard(reference)
+            let candidates = [transaction?.transactionID ?? String(id), transaction?.originalID].compactMap { $0 }
             guard let found = candidates.lazy.compactMap({ id in entries.first { $0["transaction_id"] == id } }).first
             else { return "the receipt lists no entry for \(reference) (transaction \(candidates[0]))" }
             entry = found

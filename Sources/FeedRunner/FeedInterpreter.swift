@@ -19,6 +19,13 @@ final class FeedInterpreter {
         var originalID: String?
     }
 
+    /// A transaction as one device heard it: devices of one account hear the same transactions (renewals, purchases
+    /// made elsewhere) under the same identifier.
+    struct TrackedKey: Hashable {
+        var seat: String
+        var id: UInt64
+    }
+
     /// One device of a user, with its app: the queue, its observers and what the first observer heard.
     struct User {
         var queue: SKPaymentQueue
@@ -55,7 +62,9 @@ final class FeedInterpreter {
     var currentDevices: [String: String] = [:]
     private(set) var handles: [String: UInt64] = [:]
     private(set) var handleNames: [UInt64: String] = [:]
-    private(set) var tracked: [UInt64: Tracked] = [:]
+    private(set) var tracked: [TrackedKey: Tracked] = [:]
+    /// The device each handle was named on.
+    private var handleSeats: [UInt64: String] = [:]
     private var latestByProduct: [String: UInt64] = [:]
     private var sequence = 0
     private var expectations = 0
@@ -208,6 +217,7 @@ final class FeedInterpreter {
                 if let handle {
                     handles[handle] = added.storeIdentifier
                     handleNames[added.storeIdentifier] = handle
+                    handleSeats[added.storeIdentifier] = currentSeat
                 }
             }
         case .script(let product, .changeStorefront(let code)):
@@ -261,6 +271,7 @@ final class FeedInterpreter {
                 if let handle {
                     handles[handle] = record.id
                     handleNames[record.id] = handle
+                    handleSeats[record.id] = currentSeat
                 }
             } catch { return error.detail }
         case .expire(let product):
@@ -423,7 +434,8 @@ final class FeedInterpreter {
     // MARK: Observations
 
     private func track(_ id: UInt64, product: String) {
-        if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentSeat) }
+        let key = TrackedKey(seat: currentSeat, id: id)
+        if tracked[key] == nil { tracked[key] = Tracked(product: product, user: currentSeat) }
         latestByProduct[currentSeat + "\n" + product] = id
     }
 
@@ -439,15 +451,16 @@ final class FeedInterpreter {
             let seq = nextSequence()
             if first {
                 let id = transaction.storeIdentifier
-                if tracked[id] == nil {
-                    tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
+                let key = TrackedKey(seat: observer.seat, id: id)
+                if tracked[key] == nil {
+                    tracked[key] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
                 }
                 latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] = id
-                tracked[id]?.states.append(state)
-                tracked[id]?.heardAt.append(seq)
-                tracked[id]?.error = code
-                if let identifier = transaction.transactionIdentifier { tracked[id]?.transactionID = identifier }
-                tracked[id]?.originalID = transaction.original?.transactionIdentifier
+                tracked[key]?.states.append(state)
+                tracked[key]?.heardAt.append(seq)
+                tracked[key]?.error = code
+                if let identifier = transaction.transactionIdentifier { tracked[key]?.transactionID = identifier }
+                tracked[key]?.originalID = transaction.original?.transactionIdentifier
             }
             var event = EventLine(seq: seq, time: clock.now, event: "updated")
             event.add("user", observer.user)
@@ -480,11 +493,12 @@ final class FeedInterpreter {
         for transaction in transactions {
             let id = transaction.storeIdentifier
             if first {
-                tracked[id]?.removed = true
+                let key = TrackedKey(seat: observer.seat, id: id)
+                tracked[key]?.removed = true
                 if handleNames[id] == nil,
                     latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] != id
                 {
-                    tracked[id] = nil
+                    tracked[key] = nil
                 }
             }
             var event = EventLine(seq: nextSequence(), time: clock.now, event: "removed")
@@ -503,7 +517,7 @@ final class FeedInterpreter {
     private func forgetSuperseded() {
         guard tracked.count > 4_096 else { return }
         let keep = Set(handles.values).union(latestByProduct.values)
-        tracked = tracked.filter { keep.contains($0.key) || !$0.value.removed }
+        tracked = tracked.filter { keep.contains($0.key.id) || !$0.value.removed }
     }
 
     func observedRestore(failure: SKError.Code?, finished: Bool, by observer: FeedObserver, queue: SKPaymentQueue) {
@@ -545,6 +559,17 @@ final class FeedInterpreter {
 
     // MARK: Expectations
 
+    /// A transaction as the current device heard it. A handle of another user's transaction is what that user's
+    /// device heard.
+    func heard(_ reference: FeedStep.Reference) -> Tracked? {
+        guard let id = resolve(reference) else { return nil }
+        if let mine = tracked[TrackedKey(seat: currentSeat, id: id)] { return mine }
+        guard case .handle = reference, let seat = handleSeats[id], users[seat]?.queue.account != currentUser else {
+            return nil
+        }
+        return tracked[TrackedKey(seat: seat, id: id)]
+    }
+
     func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
         case .handle(let name): handles[name]
@@ -553,7 +578,7 @@ final class FeedInterpreter {
     }
 
     private func check(_ expectation: FeedStep.Expectation) -> String? {
-        func transaction(_ reference: FeedStep.Reference) -> Tracked? { resolve(reference).flatMap { tracked[$0] } }
+        func transaction(_ reference: FeedStep.Reference) -> Tracked? { heard(reference) }
         func names(_ states: [TransactionState]) -> String { states.map(\.name).joined(separator: " ") }
         let account = currentUser
         switch expectation {
