@@ -87,7 +87,9 @@ extension FeedInterpreter {
             }
             return charged == amount ? nil : "expected \(reference) to have cost \(amount), it cost \(charged)"
         case .receiptField(let reference, let field, let value):
-            return checkReceiptField(reference, field, value)
+            return checkReceiptField(reference, nil, field, value)
+        case .receiptEntryField(let product, let index, let field, let value):
+            return checkReceiptField(.product(product), index, field, value)
         case .delegateAsked(let reference, let expected):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             let asked = device?.askedToContinue.contains(id) == true
@@ -152,9 +154,9 @@ extension FeedInterpreter {
     }
 
     /// `expect receipt REF FIELD VALUE`, on the receipt's JSON as ReceiptKit writes it.
-    private func checkReceiptField(_ reference: FeedStep.Reference, _ field: String, _ value: FeedStep.ReceiptValue)
-        -> String?
-    {
+    private func checkReceiptField(
+        _ reference: FeedStep.Reference, _ index: Int?, _ field: String, _ value: FeedStep.ReceiptValue
+    ) -> String? {
         let receipt: AppReceipt
         switch verifiedReceipt() {
         case .success(let verified): receipt = verified
@@ -165,6 +167,19 @@ extension FeedInterpreter {
         switch reference {
         case .product(let product):
             let ofProduct = entries.filter { $0["product_id"] == product }
+            if let index {
+                let ordered = ofProduct.enumerated().sorted {
+                    let (a, b) = (
+                        Int64($0.1["purchase_date_ms"] ?? "") ?? 0, Int64($1.1["purchase_date_ms"] ?? "") ?? 0
+                    )
+                    return a != b ? a < b : $0.0 < $1.0
+                }
+                guard index <= ordered.count else {
+                    return "the receipt lists \(ordered.count) entries of \(product), not \(index)"
+                }
+                entry = ordered[index - 1].1
+                break
+            }
             guard
                 let latest = ofProduct.max(by: {
                     (Int64($0["purchase_date_ms"] ?? "") ?? 0) <= (Int64($1["purchase_date_ms"] ?? "") ?? 0)
@@ -179,7 +194,8 @@ extension FeedInterpreter {
             else { return "the receipt lists no entry for \(reference) (transaction \(candidates[0]))" }
             entry = found
         }
-        let name = "the receipt entry of \(reference) (transaction \(entry["transaction_id"] ?? "?"))"
+        let position = index.map { " \($0)" } ?? ""
+        let name = "the receipt entry\(position) of \(reference) (transaction \(entry["transaction_id"] ?? "?"))"
         let seen = entry[field]
         switch value {
         case .none:

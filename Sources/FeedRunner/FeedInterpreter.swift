@@ -678,7 +678,8 @@ final class FeedInterpreter {
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
         case .paywall(let expectation):
             return checkPaywall(expectation)
-        case .receiptField, .noRevocation, .restoreCount, .heardUpdates, .order, .original, .exception, .noException,
+        case .receiptField, .receiptEntryField, .noRevocation, .restoreCount, .heardUpdates, .order, .original,
+            .exception, .noException,
             .paid, .delegateAsked:
             return checkObservation(expectation)
         }

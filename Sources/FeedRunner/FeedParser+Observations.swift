@@ -74,10 +74,8 @@ extension FeedParser {
         }
     }
 
-    /// Parses `expect receipt REF FIELD VALUE` after its reference.
-    func receiptFieldExpectation(_ reference: FeedStep.Reference, _ reader: inout TokenReader) throws(FeedError)
-        -> FeedStep.Expectation
-    {
+    /// Parses the field and value of `expect receipt REF FIELD VALUE`.
+    func receiptField(_ reader: inout TokenReader) throws(FeedError) -> (String, FeedStep.ReceiptValue) {
         let field = try reader.word("a receipt field such as is_trial_period")
         let fieldColumn = reader.lastColumn
         guard FeedStep.ReceiptField.all.contains(field) else {
@@ -89,7 +87,7 @@ extension FeedParser {
                     : "did you mean " + close.joined(separator: " or ") + "?")
         }
         let text = try reader.word("a value, or none")
-        if text == "none" { return .receiptField(reference, field, .none) }
+        if text == "none" { return (field, .none) }
         let value: FeedStep.ReceiptValue
         if FeedStep.ReceiptField.dates.contains(field) {
             guard let date = ISO8601.parse(text), date >= ISO8601.earliest, date <= ISO8601.latest else {
@@ -117,7 +115,7 @@ extension FeedParser {
         } else {
             value = .text(text)
         }
-        return .receiptField(reference, field, value)
+        return (field, value)
     }
 }
 
@@ -149,6 +147,7 @@ extension FeedParser {
             [reference]
         case .order(let heard): heard.map(\.reference)
         case .original(let reference, let original): [reference, original]
+        case .receiptEntryField(_, _, _, .transaction(let value)): [value]
         default: []
         }
     }

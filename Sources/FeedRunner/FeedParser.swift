@@ -174,6 +174,9 @@ public struct FeedParser: Sendable {
                 for reference in Self.observationReferences(in: expectation) { add(reference) }
             case .noRevocation(let product?):
                 products.append(product)
+            case .receiptEntryField(let product, _, _, let value):
+                products.append(product)
+                if case .transaction(let reference) = value { add(reference) }
             case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
                 .charged(let product, _), .phase(let product, _), .renewals(let product, _),
                 .receiptEntries(let product, _), .receiptCancelled(let product):
@@ -566,7 +569,18 @@ public struct FeedParser: Sendable {
             let what = try reader.word("`verifies`, or a product identifier and a count")
             if what == "verifies" { return .receiptVerifies }
             if reader.remaining == 2 {
-                return try receiptFieldExpectation(what.contains(".") ? .product(what) : .handle(what), &reader)
+                let (field, value) = try receiptField(&reader)
+                return .receiptField(what.contains(".") ? .product(what) : .handle(what), field, value)
+            }
+            if reader.remaining == 3 {
+                let index = try reader.count("the position of the product's receipt entry")
+                guard index > 0 else {
+                    throw reader.error(
+                        .outOfBounds, at: reader.lastColumn, "receipt entries are counted from 1",
+                        hint: "write 1 for the product's first entry")
+                }
+                let (field, value) = try receiptField(&reader)
+                return .receiptEntryField(what, index, field, value)
             }
             return .receiptEntries(what, try reader.count("a number of receipt entries"))
         case "receipt-cancelled":

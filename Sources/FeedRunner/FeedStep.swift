@@ -95,6 +95,9 @@ public enum FeedStep: Sendable, Hashable {
         /// `expect receipt REF FIELD VALUE`: a field of the transaction's receipt entry (the latest entry of the
         /// product for a product identifier), by its receipt JSON name; `none` when the field is absent.
         case receiptField(Reference, String, ReceiptValue)
+        /// `expect receipt PRODUCT N FIELD VALUE`: a field of the product's Nth receipt entry (1 is the first
+        /// purchased).
+        case receiptEntryField(String, Int, String, ReceiptValue)
         /// `expect no revocation [PRODUCT]`: the app heard no revocation (of the product).
         case noRevocation(String?)
         /// `expect restore finished|failed N times`: how many restores ended so since the app started.

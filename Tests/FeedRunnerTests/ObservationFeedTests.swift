@@ -92,6 +92,28 @@ struct ObservationFeedTests {
                 "expected the receipt entry of com.example.premium.monthly (transaction 1000000000000002) to have transaction_id 1000000000000001 (first), it has 1000000000000002"
         ),
         ObservationCase(
+            name: "receipt field of the Nth entry of a product",
+            passing: """
+                buy com.example.premium.monthly as first
+                advance 1w
+                advance 1 month
+                expect receipt com.example.premium.monthly 3
+                expect receipt com.example.premium.monthly 1 transaction_id first
+                expect receipt com.example.premium.monthly 1 is_trial_period true
+                expect receipt com.example.premium.monthly 2 expires_date 2026-02-08
+                expect receipt com.example.premium.monthly 3 expires_date 2026-03-08
+                expect receipt com.example.premium.monthly 3 original_transaction_id first
+                """,
+            failing: """
+                buy com.example.premium.monthly as first
+                advance 1w
+                expect receipt com.example.premium.monthly 2 is_trial_period false
+                expect receipt com.example.premium.monthly 3 is_trial_period false
+                """,
+            line: 4,
+            message: "the receipt lists 2 entries of com.example.premium.monthly, not 3"
+        ),
+        ObservationCase(
             name: "no revocation",
             passing: """
                 buy com.example.pro as pro
@@ -400,6 +422,8 @@ struct ObservationFeedTests {
             ("buy com.example.pro as t\nexpect receipt t quantity -1", .invalidValue, 2, 27),
             ("expect receipt nobody is_trial_period true", .unknownHandle, 1, 16),
             ("buy com.example.pro as t\nexpect receipt t original_transaction_id nobody", .unknownHandle, 2, 42),
+            ("expect receipt com.example.pro 0 is_trial_period true", .outOfBounds, 1, 32),
+            ("expect receipt com.example.pro 1 is_trial_period", .invalidValue, 1, 32),
             ("expect no refunds", .invalidValue, 1, 11),
             ("expect no revocation com.example.nothing", .unknownProduct, 1, 22),
             ("buy com.example.pro as t\nexpect heard 2 updatez for t", .wrongArguments, 2, 16),
