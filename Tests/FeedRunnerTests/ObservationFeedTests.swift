@@ -394,6 +394,39 @@ struct ObservationFeedTests {
         #expect(updates[2].contains("\"state\":\"restored\""))
     }
 
+    @Test("A second device, its observers and its delegate come back after a restart, on a state file as in memory")
+    func devicesAcrossRestart() throws {
+        let feed = """
+            device ipad
+            observer remove app
+            observer add slow finish=manual
+            delegate should-continue no
+            buy com.example.pro as pro
+            restart
+            expect states pro purchasing purchased purchased
+            finish pro
+            expect removed pro
+            device main
+            expect unfinished 0
+            device ipad
+            next any changes-storefront GBR
+            buy com.example.season as season
+            expect delegate asked season
+            expect error season storeProductNotAvailable
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feed-devices-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = MemoryEventLog()
+        let inMemory = try FeedRun.run(feed, file: "devices.feed", log: memory)
+        #expect(inMemory.passed, "\(inMemory.failure?.description ?? "")")
+        let durable = MemoryEventLog()
+        let onFile = try FeedRun.run(
+            feed, file: "devices.feed", log: durable, statePath: directory.appendingPathComponent("state").path)
+        #expect(onFile.passed, "\(onFile.failure?.description ?? "")")
+        #expect(durable.text == memory.text)
+    }
+
     @Test("Finishing a deferred transaction is an exception in the log, not a failed step")
     func exceptionInLog() throws {
         let log = MemoryEventLog()
