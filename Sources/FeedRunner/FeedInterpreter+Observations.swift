@@ -10,7 +10,10 @@ extension FeedInterpreter {
     func noteExceptions(for transaction: SKPaymentTransaction, on seat: String, by observer: FeedObserver?) {
         for message in exceptionInbox.take() {
             let id = transaction.storeIdentifier
-            users[seat]?.exceptions.append((id, message))
+            if users[seat]?.firstException == nil { users[seat]?.firstException = (id, message) }
+            updateTracked(seat: seat, id: id, product: transaction.payment.productIdentifier) {
+                $0.exceptions.append(message)
+            }
             var event = EventLine(seq: nextSequence(), time: clock.now, event: "exception")
             let user = users[seat]?.queue.account ?? currentUser
             event.add("user", user)
@@ -27,7 +30,9 @@ extension FeedInterpreter {
     /// The queue delegate of a device was asked whether a purchase goes on in a new storefront.
     func askedToContinue(_ transaction: SKPaymentTransaction, in storefront: String, by delegate: FeedDelegate) {
         let id = transaction.storeIdentifier
-        users[Self.seat(delegate.user, delegate.device)]?.askedToContinue.insert(id)
+        updateTracked(
+            seat: Self.seat(delegate.user, delegate.device), id: id, product: transaction.payment.productIdentifier
+        ) { $0.askedToContinue = true }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldContinue")
         event.add("user", delegate.user)
         if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
@@ -64,8 +69,8 @@ extension FeedInterpreter {
         case .original(let reference, let original):
             return checkOriginal(reference, original)
         case .exception(let reference, let state):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            let raised = device?.exceptions.filter { $0.id == id }.map(\.message) ?? []
+            guard resolve(reference) != nil else { return "no transaction \(reference) was seen" }
+            let raised = heard(reference)?.exceptions ?? []
             let wanted = state.map { "Cannot finish a \($0.name) transaction" }
             guard raised.contains(where: { wanted == nil || $0 == wanted }) else {
                 let what = state.map { "while it was \($0.name) " } ?? ""
@@ -75,7 +80,7 @@ extension FeedInterpreter {
             }
             return nil
         case .noException:
-            guard let first = device?.exceptions.first else { return nil }
+            guard let first = device?.firstException else { return nil }
             let name =
                 handleNames[first.id] ?? tracked[TrackedKey(seat: currentSeat, id: first.id)]?.product
                 ?? String(first.id)
@@ -91,8 +96,8 @@ extension FeedInterpreter {
         case .receiptEntryField(let product, let index, let field, let value):
             return checkReceiptField(.product(product), index, field, value)
         case .delegateAsked(let reference, let expected):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            let asked = device?.askedToContinue.contains(id) == true
+            guard resolve(reference) != nil else { return "no transaction \(reference) was seen" }
+            let asked = heard(reference)?.askedToContinue == true
             return asked == expected
                 ? nil
                 : expected

@@ -17,6 +17,10 @@ final class FeedInterpreter {
         /// `transactionIdentifier` and `original?.transactionIdentifier`, as the app last heard them.
         var transactionID: String?
         var originalID: String?
+        /// The exceptions StoreKit raised when the app finished the transaction too early.
+        var exceptions: [String] = []
+        /// Whether the queue's delegate was asked to go on with it in a new storefront.
+        var askedToContinue = false
     }
 
     /// A transaction as one device heard it: devices of one account hear the same transactions (renewals, purchases
@@ -35,11 +39,11 @@ final class FeedInterpreter {
         /// How many restores finished and failed since the app started.
         var restoresFinished = 0
         var restoresFailed = 0
-        /// StoreKit's exceptions the app raised (finishing a purchasing or deferred transaction), since it started.
-        var exceptions: [(id: UInt64, message: String)] = []
-        /// The queue's delegate (the queue holds it weakly), and the transactions it was asked about.
+        /// The first exception StoreKit raised since the app started (finishing a purchasing or deferred
+        /// transaction).
+        var firstException: (id: UInt64, message: String)?
+        /// The queue's delegate (the queue holds it weakly).
         var delegate: FeedDelegate?
-        var askedToContinue = Set<UInt64>()
     }
 
     /// The name of a user's first device.
@@ -568,6 +572,11 @@ final class FeedInterpreter {
             return nil
         }
         return tracked[TrackedKey(seat: seat, id: id)]
+    }
+
+    /// Changes what a device heard of a transaction, starting a record of it if there is none.
+    func updateTracked(seat: String, id: UInt64, product: String, _ body: (inout Tracked) -> Void) {
+        body(&tracked[TrackedKey(seat: seat, id: id), default: Tracked(product: product, user: seat)])
     }
 
     func resolve(_ reference: FeedStep.Reference) -> UInt64? {
