@@ -181,9 +181,10 @@ final class FeedInterpreter {
         case .device(let name):
             ensureUser(currentUser, device: name)
             currentDevices[currentUser] = name
-        case .addObserver(let name, let policy):
+        case .addObserver(let name, let policy, let storePayments):
             let observer = FeedObserver(
-                name: name, user: currentUser, device: currentDevice, policy: policy, run: self)
+                name: name, user: currentUser, device: currentDevice, policy: policy, storePayments: storePayments,
+                run: self)
             users[currentSeat]?.observers.append(observer)
             users[currentSeat]?.queue.add(observer)
         case .removeObserver(let name):
@@ -268,6 +269,8 @@ final class FeedInterpreter {
         case .resolve(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.resolveIssue(id) } catch { return error.detail }
+        case .promote(let product, let handle):
+            return promote(product, handle: handle)
         case .buyElsewhere(let product, let quantity, let handle):
             do {
                 let record = try store.buyProduct(product, quantity: quantity, account: currentUser)
@@ -304,6 +307,41 @@ final class FeedInterpreter {
             return check(expectation)
         case .paywall(let step):
             return performPaywall(step)
+        }
+        return nil
+    }
+
+    /// A promoted in-app purchase bought in the App Store: every observer of the current device is asked whether to
+    /// add the payment, and it is added when one says yes.
+    private func promote(_ product: String, handle: String?) -> String? {
+        guard let queue = users[currentSeat]?.queue else { return nil }
+        let loaded: SKProduct
+        switch FeedProductLoader.load(product, from: store) {
+        case .success(let found): loaded = found
+        case .failure(let failure): return failure.message
+        }
+        let payment = SKPayment(product: loaded)
+        var accepted = false
+        for observer in queue.transactionObservers {
+            let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
+            var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldAddStorePayment")
+            event.add("user", currentUser)
+            if currentDevice != Self.mainDevice { event.add("device", currentDevice) }
+            event.add("observer", (observer as? FeedObserver)?.name)
+            event.add("product", product)
+            event.add("answer", answer)
+            sink.append(event.line)
+            accepted = accepted || answer
+        }
+        guard accepted else { return nil }
+        queue.add(payment)
+        if let added = queue.transactions.last {
+            track(added.storeIdentifier, product: product)
+            if let handle {
+                handles[handle] = added.storeIdentifier
+                handleNames[added.storeIdentifier] = handle
+                handleSeats[added.storeIdentifier] = currentSeat
+            }
         }
         return nil
     }
@@ -374,7 +412,8 @@ final class FeedInterpreter {
         let queue = SKPaymentQueue(store: store, deviceID: deviceID, account: name)
         users[seat] = User(queue: queue)
         userOrder.append(seat)
-        let observer = FeedObserver(name: "app", user: name, device: device, policy: .auto, run: self)
+        let observer = FeedObserver(
+            name: "app", user: name, device: device, policy: .auto, storePayments: true, run: self)
         users[seat]?.observers.append(observer)
         install(observer, on: queue)
     }
@@ -420,7 +459,9 @@ final class FeedInterpreter {
             if !names.contains(account) { names.append(account) }
             let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: account)
             let observers = user.observers.map {
-                FeedObserver(name: $0.name, user: account, device: $0.device, policy: $0.policy, run: self)
+                FeedObserver(
+                    name: $0.name, user: account, device: $0.device, policy: $0.policy,
+                    storePayments: $0.storePayments, run: self)
             }
             let delegate = user.delegate.map {
                 FeedDelegate(user: account, device: $0.device, answer: $0.answer, run: self)

@@ -10,13 +10,19 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
     /// The user's device the observer's app runs on.
     let device: String
     let policy: FeedStep.FinishPolicy
+    /// The answer to `paymentQueue(_:shouldAddStorePayment:for:)`.
+    let storePayments: Bool
     unowned let run: FeedInterpreter
 
-    init(name: String, user: String, device: String, policy: FeedStep.FinishPolicy, run: FeedInterpreter) {
+    init(
+        name: String, user: String, device: String, policy: FeedStep.FinishPolicy, storePayments: Bool,
+        run: FeedInterpreter
+    ) {
         self.name = name
         self.user = user
         self.device = device
         self.policy = policy
+        self.storePayments = storePayments
         self.run = run
     }
 
@@ -47,6 +53,11 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
                 break
             }
         }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool
+    {
+        storePayments
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {

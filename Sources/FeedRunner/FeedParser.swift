@@ -76,6 +76,7 @@ public struct FeedParser: Sendable {
             var named: String?
             if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
             if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
+            if case .promote(_, let handle?) = line.step { named = handle }
             if let handle = named {
                 guard handles.insert(handle).inserted else {
                     let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
@@ -157,7 +158,8 @@ public struct FeedParser: Sendable {
             if case .product(let id) = reference { products.append(id) }
         }
         switch step {
-        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .expire(let product),
+        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .promote(let product, _),
+            .expire(let product),
             .renew(let product):
             products.append(product)
         case .script(let product?, _):
@@ -341,6 +343,14 @@ public struct FeedParser: Sendable {
             step = .clearTransactions
         case "resolve":
             step = .resolve(try reader.reference())
+        case "promote":
+            let product = try reader.word("a product identifier")
+            var handle: String?
+            if reader.peek != nil {
+                try reader.keyword(["as"], "write `promote PRODUCT as HANDLE`")
+                handle = try reader.word("a handle name such as t1")
+            }
+            step = .promote(product: product, handle: handle)
         case "buy-elsewhere":
             let product = try reader.word("a product identifier")
             var quantity = 1
@@ -385,7 +395,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, delegate, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -449,18 +459,23 @@ public struct FeedParser: Sendable {
         switch action {
         case "add":
             var policy = FeedStep.FinishPolicy.auto
-            if let option = reader.peek {
+            var storePayments = true
+            while let option = reader.peek {
                 _ = reader.next()
-                guard option.hasPrefix("finish="),
+                if option.hasPrefix("finish="),
                     let parsed = FeedStep.FinishPolicy(rawValue: String(option.dropFirst(7)))
-                else {
+                {
+                    policy = parsed
+                } else if option == "store-payments=yes" || option == "store-payments=no" {
+                    storePayments = option == "store-payments=yes"
+                } else {
                     throw reader.error(
                         .invalidValue, at: reader.lastColumn, "\"\(option)\" is not an observer option",
-                        hint: "use finish=auto, finish=manual or finish=all")
+                        hint:
+                            "use finish=auto, finish=manual or finish=all, and store-payments=yes or store-payments=no")
                 }
-                policy = parsed
             }
-            return .addObserver(name, policy)
+            return .addObserver(name, policy, storePayments: storePayments)
         case "remove":
             return .removeObserver(name)
         default:

@@ -130,8 +130,9 @@ public enum FeedStep: Sendable, Hashable {
     /// `device NAME`: later steps act on this device of the current user (its own queue and `app` observer, the same
     /// account); `main` is the user's first device.
     case device(String)
-    /// `observer add NAME [finish=auto|manual]`.
-    case addObserver(String, FinishPolicy)
+    /// `observer add NAME [finish=auto|manual|all] [store-payments=yes|no]`: the last value is the observer's answer
+    /// to `paymentQueue(_:shouldAddStorePayment:for:)`.
+    case addObserver(String, FinishPolicy, storePayments: Bool)
     /// `observer remove NAME`.
     case removeObserver(String)
     /// `delegate should-continue yes|no` / `delegate remove`: the current device's queue delegate, answering a
@@ -153,6 +154,9 @@ public enum FeedStep: Sendable, Hashable {
     case refund(Reference)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
+    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
+    /// observers are asked whether to add the payment.
+    case promote(product: String, handle: String?)
     /// `buy-elsewhere PRODUCT [quantity N] [as HANDLE]`: a purchase made outside the app (on another device, in the App
     /// Store) arrives through the queue.
     case buyElsewhere(product: String, quantity: Int, handle: String?)

@@ -339,6 +339,27 @@ struct ObservationFeedTests {
             message: "expected the app to hear 2 updates for com.example.premium.monthly, it heard 1"
         ),
         ObservationCase(
+            name: "an App Store promoted purchase, added or not",
+            passing: """
+                promote com.example.pro as promo
+                expect states promo purchasing purchased
+                expect owned com.example.pro
+                observer remove app
+                observer add picky store-payments=no
+                promote com.example.season as declined
+                expect heard 0 updates for com.example.season
+                expect not-owned com.example.season
+                """,
+            failing: """
+                observer remove app
+                observer add picky store-payments=no
+                promote com.example.pro as promo
+                expect owned com.example.pro
+                """,
+            line: 4,
+            message: "expected com.example.pro owned, it is not owned"
+        ),
+        ObservationCase(
             name: "the queue delegate and a storefront change during a purchase",
             passing: """
                 delegate should-continue no
@@ -468,6 +489,10 @@ struct ObservationFeedTests {
             ("buy com.example.pro as t\nexpect paid t -1", .invalidValue, 2, 15),
             ("expect restore finished many times", .invalidValue, 1, 25),
             ("device", .wrongArguments, 1, 7),
+            ("promote com.example.pro to t", .wrongArguments, 1, 25),
+            ("promote com.example.nothing", .unknownProduct, 1, 9),
+            ("promote com.example.pro as t\nbuy com.example.pro as t", .unknownHandle, 2, 24),
+            ("observer add x store-payments=maybe", .invalidValue, 1, 16),
             ("delegate should-continue maybe", .invalidValue, 1, 26),
             ("delegate shout", .invalidValue, 1, 10),
             ("next any changes-storefront UK", .invalidValue, 1, 29),
@@ -484,6 +509,24 @@ struct ObservationFeedTests {
             #expect(error.column == column, "\(error)")
             #expect(!error.hint.isEmpty)
         }
+    }
+
+    @Test("Every observer of the device is asked about a promoted purchase, in order, and each answer is logged")
+    func storePaymentAnswers() throws {
+        let log = MemoryEventLog()
+        let feed = """
+            observer add picky store-payments=no
+            promote com.example.pro as promo
+            expect state promo purchased
+            """
+        let result = try FeedRun.run(feed, file: "promote.feed", log: log)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+        let asked = log.lines.filter { $0.contains("\"event\":\"shouldAddStorePayment\"") }
+        #expect(asked.count == 2)
+        #expect(
+            asked.first?.hasSuffix(",\"observer\":\"app\",\"product\":\"com.example.pro\",\"answer\":true}") == true)
+        #expect(
+            asked.last?.hasSuffix(",\"observer\":\"picky\",\"product\":\"com.example.pro\",\"answer\":false}") == true)
     }
 
     @Test("A misspelt receipt field gets the closest names")
