@@ -287,6 +287,22 @@ struct ObservationFeedTests {
             message: "expected pro to have cost 4.99, it cost 9.99"
         ),
         ObservationCase(
+            name: "a restored transaction is not charged",
+            passing: """
+                buy com.example.pro as pro
+                restore
+                expect paid com.example.pro 0
+                expect paid pro 9.99
+                """,
+            failing: """
+                buy com.example.pro as pro
+                restore
+                expect paid com.example.pro 9.99
+                """,
+            line: 3,
+            message: "expected com.example.pro to have cost 9.99, it cost 0"
+        ),
+        ObservationCase(
             name: "devices of one account",
             passing: """
                 buy com.example.pro as pro
