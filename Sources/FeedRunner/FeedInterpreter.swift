@@ -82,6 +82,8 @@ final class FeedInterpreter {
     let exceptionInbox = FeedExceptionInbox()
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
+    /// The accounts whose purchases ask a parent (`set account-ask-to-buy on`).
+    private var askToBuyAccounts = Set<String>()
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
@@ -173,6 +175,8 @@ final class FeedInterpreter {
         switch step {
         case .configure(let source):
             try configure(source, line: line)
+        case .set(.accountAskToBuy(let on)):
+            if on { askToBuyAccounts.insert(currentUser) } else { askToBuyAccounts.remove(currentUser) }
         case .set(let setting):
             apply(setting)
         case .user(let name):
@@ -203,7 +207,7 @@ final class FeedInterpreter {
             payment.productIdentifier = product
             payment.quantity = quantity
             payment.applicationUsername = username
-            payment.simulatesAskToBuyInSandbox = askToBuy
+            payment.simulatesAskToBuyInSandbox = askToBuy || askToBuyAccounts.contains(currentUser)
             if let offer {
                 payment.paymentDiscount = SKPaymentDiscount(
                     identifier: offer,
@@ -320,7 +324,8 @@ final class FeedInterpreter {
         case .success(let found): loaded = found
         case .failure(let failure): return failure.message
         }
-        let payment = SKPayment(product: loaded)
+        let payment = SKMutablePayment(product: loaded)
+        payment.simulatesAskToBuyInSandbox = askToBuyAccounts.contains(currentUser)
         var accepted = false
         for observer in queue.transactionObservers {
             let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
@@ -390,7 +395,7 @@ final class FeedInterpreter {
                     default: .receiptRefresh
                     }
                 settings.simulatedErrors[operation] = code.map { StoreFailure($0, "simulated by the feed") }
-            case .history:
+            case .history, .accountAskToBuy:
                 break
             }
         }

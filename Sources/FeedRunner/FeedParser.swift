@@ -406,6 +406,7 @@ public struct FeedParser: Sendable {
         let name = try reader.word("a setting")
         switch name {
         case "ask-to-buy": return .askToBuy(try reader.flag())
+        case "account-ask-to-buy": return .accountAskToBuy(try reader.flag())
         case "interrupted-purchases": return .interruptedPurchases(try reader.flag())
         case "payments-allowed": return .paymentsAllowed(try reader.flag())
         case "billing-retry": return .billingRetry(try reader.flag())
@@ -447,7 +448,7 @@ public struct FeedParser: Sendable {
                 at: reader.lastColumn,
                 "unknown setting \"\(name)\"",
                 hint:
-                    "settings are ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
+                    "settings are ask-to-buy, account-ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
             )
         }
     }

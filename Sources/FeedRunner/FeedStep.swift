@@ -34,6 +34,8 @@ public enum FeedStep: Sendable, Hashable {
     public enum Setting: Sendable, Hashable {
         /// `set ask-to-buy on|off`.
         case askToBuy(Bool)
+        /// `set account-ask-to-buy on|off`: the current user's account is a child's, whose purchases ask a parent.
+        case accountAskToBuy(Bool)
         /// `set fail-transactions on [CODE]|off`.
         case failTransactions(Bool, StoreErrorCode)
         /// `set interrupted-purchases on|off`.

@@ -303,6 +303,34 @@ struct ObservationFeedTests {
             message: "expected com.example.pro to have cost 9.99, it cost 0"
         ),
         ObservationCase(
+            name: "Ask to Buy for one account",
+            passing: """
+                user child
+                set account-ask-to-buy on
+                buy com.example.pro as kid
+                expect states kid purchasing deferred
+                device ipad
+                promote com.example.season as promo
+                expect states promo purchasing deferred
+                user parent
+                buy com.example.pro as grown
+                expect states grown purchasing purchased
+                user child
+                set account-ask-to-buy off
+                buy com.example.coins100 as coins
+                expect state coins purchased
+                """,
+            failing: """
+                user child
+                set account-ask-to-buy on
+                user parent
+                buy com.example.pro as grown
+                expect state grown deferred
+                """,
+            line: 5,
+            message: "expected state deferred, observed purchased"
+        ),
+        ObservationCase(
             name: "devices of one account",
             passing: """
                 buy com.example.pro as pro
@@ -505,6 +533,7 @@ struct ObservationFeedTests {
             ("buy com.example.pro as t\nexpect paid t -1", .invalidValue, 2, 15),
             ("expect restore finished many times", .invalidValue, 1, 25),
             ("device", .wrongArguments, 1, 7),
+            ("set account-ask-to-buy maybe", .invalidValue, 1, 24),
             ("promote com.example.pro to t", .wrongArguments, 1, 25),
             ("promote com.example.nothing", .unknownProduct, 1, 9),
             ("promote com.example.pro as t\nbuy com.example.pro as t", .unknownHandle, 2, 24),
