@@ -90,7 +90,7 @@ extension FeedInterpreter {
 
     /// The paywall side of the current user, made on first use and again after a restart or a change of user.
     private func paywallForCurrentUser() -> FeedPaywall? {
-        guard let queue = users[currentUser]?.queue else { return nil }
+        guard let queue = users[currentSeat]?.queue else { return nil }
         if let paywall, paywall.user == currentUser, paywall.queue === queue { return paywall }
         paywall?.controller?.dismiss()
         let fresh = FeedPaywall(user: currentUser, queue: queue, store: store)

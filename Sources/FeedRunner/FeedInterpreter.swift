@@ -12,14 +12,42 @@ final class FeedInterpreter {
         var states: [TransactionState] = []
         var removed = false
         var error: StoreErrorCode?
+        /// The event log position of each state in ``states``.
+        var heardAt: [Int] = []
+        /// `transactionIdentifier` and `original?.transactionIdentifier`, as the app last heard them.
+        var transactionID: String?
+        var originalID: String?
+        /// The exceptions StoreKit raised when the app finished the transaction too early.
+        var exceptions: [String] = []
+        /// Whether the queue's delegate was asked to go on with it in a new storefront.
+        var askedToContinue = false
     }
 
+    /// A transaction as one device heard it: devices of one account hear the same transactions (renewals, purchases
+    /// made elsewhere) under the same identifier.
+    struct TrackedKey: Hashable {
+        var seat: String
+        var id: UInt64
+    }
+
+    /// One device of a user, with its app: the queue, its observers and what the first observer heard.
     struct User {
         var queue: SKPaymentQueue
         var observers: [FeedObserver] = []
         var restore: (finished: Bool, failure: StoreErrorCode?)?
         var revoked = Set<String>()
+        /// How many restores finished and failed since the app started.
+        var restoresFinished = 0
+        var restoresFailed = 0
+        /// The first exception StoreKit raised since the app started (finishing a purchasing or deferred
+        /// transaction).
+        var firstException: (id: UInt64, message: String)?
+        /// The queue's delegate (the queue holds it weakly).
+        var delegate: FeedDelegate?
     }
+
+    /// The name of a user's first device.
+    static let mainDevice = "main"
 
     let file: String
     let baseDirectory: URL?
@@ -29,12 +57,18 @@ final class FeedInterpreter {
     private(set) var store: SimulatedStore
     let clock: ManualClock
     private let start: Date
+    /// The devices of every user, by seat (``seat(_:_:)``).
     var users: [String: User] = [:]
+    /// The seats in the order they were made.
     private var userOrder: [String] = []
     var currentUser = SimulatedStore.defaultAccount
-    private var handles: [String: UInt64] = [:]
-    private var handleNames: [UInt64: String] = [:]
-    private var tracked: [UInt64: Tracked] = [:]
+    /// The device each user acts on, by user; a user not listed acts on ``mainDevice``.
+    var currentDevices: [String: String] = [:]
+    private(set) var handles: [String: UInt64] = [:]
+    private(set) var handleNames: [UInt64: String] = [:]
+    private(set) var tracked: [TrackedKey: Tracked] = [:]
+    /// The device each handle was named on.
+    private var handleSeats: [UInt64: String] = [:]
     private var latestByProduct: [String: UInt64] = [:]
     private var sequence = 0
     private var expectations = 0
@@ -44,6 +78,12 @@ final class FeedInterpreter {
     private var configurations: [String: StoreConfiguration] = [:]
     /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
     var paywall: FeedPaywall?
+    /// Where the queues' programming error handlers leave StoreKit's exceptions until the run notes them.
+    let exceptionInbox = FeedExceptionInbox()
+    /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
+    private var storefrontChanges: [String: String] = [:]
+    /// The accounts whose purchases ask a parent (`set account-ask-to-buy on`).
+    private var askToBuyAccounts = Set<String>()
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
@@ -79,7 +119,7 @@ final class FeedInterpreter {
         configurations = try parser.check(text, startingWith: store.configuration).configurations
         var steps = 0
         var failure: FeedResult.Failure?
-        ensureUser(currentUser)
+        ensureUser(currentUser, device: Self.mainDevice)
         try parser.forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
             guard failure == nil else { return }
             steps += 1
@@ -112,7 +152,7 @@ final class FeedInterpreter {
             failure: failure,
             simulatedSeconds: clock.now.timeIntervalSince(start),
             receipt: includeReceipt
-                ? users[currentUser].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
+                ? users[currentSeat].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
         var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
@@ -135,28 +175,39 @@ final class FeedInterpreter {
         switch step {
         case .configure(let source):
             try configure(source, line: line)
+        case .set(.accountAskToBuy(let on)):
+            if on { askToBuyAccounts.insert(currentUser) } else { askToBuyAccounts.remove(currentUser) }
         case .set(let setting):
             apply(setting)
         case .user(let name):
-            ensureUser(name)
+            ensureUser(name, device: currentDevices[name] ?? Self.mainDevice)
             currentUser = name
-        case .addObserver(let name, let policy):
-            let observer = FeedObserver(name: name, user: currentUser, policy: policy, run: self)
-            users[currentUser]?.observers.append(observer)
-            users[currentUser]?.queue.add(observer)
+        case .device(let name):
+            ensureUser(currentUser, device: name)
+            currentDevices[currentUser] = name
+        case .addObserver(let name, let policy, let storePayments):
+            let observer = FeedObserver(
+                name: name, user: currentUser, device: currentDevice, policy: policy, storePayments: storePayments,
+                run: self)
+            users[currentSeat]?.observers.append(observer)
+            users[currentSeat]?.queue.add(observer)
         case .removeObserver(let name):
-            guard let observer = users[currentUser]?.observers.first(where: { $0.name == name }) else {
-                return "user \(currentUser) has no observer named \(name)"
+            guard let observer = users[currentSeat]?.observers.first(where: { $0.name == name }) else {
+                return "\(currentSeatDescription) has no observer named \(name)"
             }
-            users[currentUser]?.queue.remove(observer)
-            users[currentUser]?.observers.removeAll { $0 === observer }
+            users[currentSeat]?.queue.remove(observer)
+            users[currentSeat]?.observers.removeAll { $0 === observer }
+        case .delegate(let answer):
+            let delegate = answer.map { FeedDelegate(user: currentUser, device: currentDevice, answer: $0, run: self) }
+            users[currentSeat]?.delegate = delegate
+            users[currentSeat]?.queue.delegate = delegate
         case .buy(let product, let quantity, let username, let offer, let askToBuy, let handle):
-            guard let queue = users[currentUser]?.queue else { return nil }
+            guard let queue = users[currentSeat]?.queue else { return nil }
             let payment = SKMutablePayment()
             payment.productIdentifier = product
             payment.quantity = quantity
             payment.applicationUsername = username
-            payment.simulatesAskToBuyInSandbox = askToBuy
+            payment.simulatesAskToBuyInSandbox = askToBuy || askToBuyAccounts.contains(currentUser)
             if let offer {
                 payment.paymentDiscount = SKPaymentDiscount(
                     identifier: offer,
@@ -167,13 +218,19 @@ final class FeedInterpreter {
                 )
             }
             queue.add(payment)
+            if let code = storefrontChanges.removeValue(forKey: product) ?? storefrontChanges.removeValue(forKey: "") {
+                store.updateSettings { $0.storefront = Storefront(countryCode: code) }
+            }
             if let added = queue.transactions.last {
                 track(added.storeIdentifier, product: product)
                 if let handle {
                     handles[handle] = added.storeIdentifier
                     handleNames[added.storeIdentifier] = handle
+                    handleSeats[added.storeIdentifier] = currentSeat
                 }
             }
+        case .script(let product, .changeStorefront(let code)):
+            storefrontChanges[product ?? ""] = code
         case .script(let product, let outcome):
             let scripted: ScriptedOutcome =
                 switch outcome {
@@ -181,6 +238,7 @@ final class FeedInterpreter {
                 case .fail(let code): .fail(StoreFailure(code, "scripted by \(file):\(line.line)"))
                 case .askToBuy: .askToBuy
                 case .interrupt: .interrupt
+                case .changeStorefront: .succeed
                 }
             store.script(scripted, forProduct: product)
         case .approve(let reference):
@@ -190,16 +248,14 @@ final class FeedInterpreter {
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { try store.declineAskToBuy(id) } catch { return error.detail }
         case .finish(let reference):
-            guard let id = resolve(reference), let queue = users[currentUser]?.queue,
+            guard let id = resolve(reference), let queue = users[currentSeat]?.queue,
                 let transaction = queue.transactions.first(where: { $0.storeIdentifier == id })
-            else { return "\(reference) is not in \(currentUser)'s queue" }
-            guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred else {
-                return "\(reference) is \(transaction.transactionState) and cannot be finished yet"
-            }
+            else { return "\(reference) is not in the queue of \(currentSeatDescription)" }
             queue.finishTransaction(transaction)
+            noteExceptions(for: transaction, on: currentSeat, by: nil)
         case .restore(let username):
-            users[currentUser]?.restore = nil
-            users[currentUser]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
+            users[currentSeat]?.restore = nil
+            users[currentSeat]?.queue.restoreCompletedTransactions(withApplicationUsername: username)
         case .advance(let duration):
             let target = duration.after(clock.now)
             guard target <= ISO8601.latest else {
@@ -217,6 +273,8 @@ final class FeedInterpreter {
         case .resolve(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.resolveIssue(id) } catch { return error.detail }
+        case .promote(let product, let handle):
+            return promote(product, handle: handle)
         case .buyElsewhere(let product, let quantity, let handle):
             do {
                 let record = try store.buyProduct(product, quantity: quantity, account: currentUser)
@@ -224,6 +282,7 @@ final class FeedInterpreter {
                 if let handle {
                     handles[handle] = record.id
                     handleNames[record.id] = handle
+                    handleSeats[record.id] = currentSeat
                 }
             } catch { return error.detail }
         case .expire(let product):
@@ -252,6 +311,42 @@ final class FeedInterpreter {
             return check(expectation)
         case .paywall(let step):
             return performPaywall(step)
+        }
+        return nil
+    }
+
+    /// A promoted in-app purchase bought in the App Store: every observer of the current device is asked whether to
+    /// add the payment, and it is added when one says yes.
+    private func promote(_ product: String, handle: String?) -> String? {
+        guard let queue = users[currentSeat]?.queue else { return nil }
+        let loaded: SKProduct
+        switch FeedProductLoader.load(product, from: store) {
+        case .success(let found): loaded = found
+        case .failure(let failure): return failure.message
+        }
+        let payment = SKMutablePayment(product: loaded)
+        payment.simulatesAskToBuyInSandbox = askToBuyAccounts.contains(currentUser)
+        var accepted = false
+        for observer in queue.transactionObservers {
+            let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
+            var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldAddStorePayment")
+            event.add("user", currentUser)
+            if currentDevice != Self.mainDevice { event.add("device", currentDevice) }
+            event.add("observer", (observer as? FeedObserver)?.name)
+            event.add("product", product)
+            event.add("answer", answer)
+            sink.append(event.line)
+            accepted = accepted || answer
+        }
+        guard accepted else { return nil }
+        queue.add(payment)
+        if let added = queue.transactions.last {
+            track(added.storeIdentifier, product: product)
+            if let handle {
+                handles[handle] = added.storeIdentifier
+                handleNames[added.storeIdentifier] = handle
+                handleSeats[added.storeIdentifier] = currentSeat
+            }
         }
         return nil
     }
@@ -300,21 +395,54 @@ final class FeedInterpreter {
                     default: .receiptRefresh
                     }
                 settings.simulatedErrors[operation] = code.map { StoreFailure($0, "simulated by the feed") }
-            case .history:
+            case .history, .accountAskToBuy:
                 break
             }
         }
         if case .history(let keepAll) = setting { store.historyRetention = keepAll ? .all : .receiptOnly }
     }
 
-    private func ensureUser(_ name: String) {
-        guard users[name] == nil else { return }
-        let deviceID = name == SimulatedStore.defaultAccount ? SKPaymentQueue.defaultDeviceID : "device-\(name)"
+    /// Makes a device of a user, with its queue and `app` observer, unless it exists.
+    ///
+    /// The first device of `default` is ``SKPaymentQueue/defaultDeviceID``, the first device of any other user `NAME`
+    /// is `device-NAME`, and every other device `D` of a user `U` is `device-U D` (names hold no spaces, so no two
+    /// devices share an identifier).
+    private func ensureUser(_ name: String, device: String) {
+        let seat = Self.seat(name, device)
+        guard users[seat] == nil else { return }
+        let deviceID =
+            device != Self.mainDevice
+            ? "device-\(name) \(device)"
+            : name == SimulatedStore.defaultAccount ? SKPaymentQueue.defaultDeviceID : "device-\(name)"
         let queue = SKPaymentQueue(store: store, deviceID: deviceID, account: name)
-        users[name] = User(queue: queue)
-        userOrder.append(name)
-        let observer = FeedObserver(name: "app", user: name, policy: .auto, run: self)
-        users[name]?.observers.append(observer)
+        users[seat] = User(queue: queue)
+        userOrder.append(seat)
+        let observer = FeedObserver(
+            name: "app", user: name, device: device, policy: .auto, storePayments: true, run: self)
+        users[seat]?.observers.append(observer)
+        install(observer, on: queue)
+    }
+
+    /// The key of a device of a user in ``users``: the user's name for the first device.
+    static func seat(_ user: String, _ device: String) -> String {
+        device == mainDevice ? user : user + "\n" + device
+    }
+
+    /// The device the current user acts on.
+    var currentDevice: String { currentDevices[currentUser] ?? Self.mainDevice }
+
+    /// The key of the current user's current device in ``users``.
+    var currentSeat: String { Self.seat(currentUser, currentDevice) }
+
+    /// The current user's device, for messages: `user alice` or `device ipad of alice`.
+    var currentSeatDescription: String {
+        currentDevice == Self.mainDevice ? "user \(currentUser)" : "device \(currentDevice) of \(currentUser)"
+    }
+
+    /// Adds an observer to a queue, and has the queue report StoreKit's exceptions to the run instead of trapping.
+    private func install(_ observer: FeedObserver, on queue: SKPaymentQueue) {
+        let exceptions = exceptionInbox
+        queue.programmingErrorHandler = { message in exceptions.post(message) }
         queue.add(observer)
     }
 
@@ -329,15 +457,26 @@ final class FeedInterpreter {
                 return "the store could not be reopened from its state file: \(error.detail)"
             }
         }
-        for name in userOrder {
-            guard let user = users[name] else { continue }
-            let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: name)
-            let observers = user.observers.map { FeedObserver(name: $0.name, user: name, policy: $0.policy, run: self) }
-            users[name] = User(queue: queue, observers: observers)
-            for observer in observers { queue.add(observer) }
+        var names: [String] = []
+        for seat in userOrder {
+            guard let user = users[seat] else { continue }
+            let account = user.queue.account
+            if !names.contains(account) { names.append(account) }
+            let queue = SKPaymentQueue(store: store, deviceID: user.queue.deviceID, account: account)
+            let observers = user.observers.map {
+                FeedObserver(
+                    name: $0.name, user: account, device: $0.device, policy: $0.policy,
+                    storePayments: $0.storePayments, run: self)
+            }
+            let delegate = user.delegate.map {
+                FeedDelegate(user: account, device: $0.device, answer: $0.answer, run: self)
+            }
+            users[seat] = User(queue: queue, observers: observers, delegate: delegate)
+            queue.delegate = delegate
+            for observer in observers { install(observer, on: queue) }
         }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
-        event.add("users", strings: userOrder)
+        event.add("users", strings: names)
         sink.append(event.line)
         return nil
     }
@@ -345,8 +484,9 @@ final class FeedInterpreter {
     // MARK: Observations
 
     private func track(_ id: UInt64, product: String) {
-        if tracked[id] == nil { tracked[id] = Tracked(product: product, user: currentUser) }
-        latestByProduct[currentUser + "\n" + product] = id
+        let key = TrackedKey(seat: currentSeat, id: id)
+        if tracked[key] == nil { tracked[key] = Tracked(product: product, user: currentSeat) }
+        latestByProduct[currentSeat + "\n" + product] = id
     }
 
     private func isFirstObserver(_ observer: FeedObserver, of queue: SKPaymentQueue) -> Bool {
@@ -358,17 +498,23 @@ final class FeedInterpreter {
         for transaction in transactions {
             let state = TransactionState(rawValue: transaction.transactionState.rawValue) ?? .failed
             let code = (transaction.error as? SKError).flatMap { StoreErrorCode(rawValue: $0.code.rawValue) }
+            let seq = nextSequence()
             if first {
                 let id = transaction.storeIdentifier
-                if tracked[id] == nil {
-                    tracked[id] = Tracked(product: transaction.payment.productIdentifier, user: observer.user)
+                let key = TrackedKey(seat: observer.seat, id: id)
+                if tracked[key] == nil {
+                    tracked[key] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
                 }
-                latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] = id
-                tracked[id]?.states.append(state)
-                tracked[id]?.error = code
+                latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] = id
+                tracked[key]?.states.append(state)
+                tracked[key]?.heardAt.append(seq)
+                tracked[key]?.error = code
+                if let identifier = transaction.transactionIdentifier { tracked[key]?.transactionID = identifier }
+                tracked[key]?.originalID = transaction.original?.transactionIdentifier
             }
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "updated")
+            var event = EventLine(seq: seq, time: clock.now, event: "updated")
             event.add("user", observer.user)
+            if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
             event.add("handle", handleNames[transaction.storeIdentifier])
             event.add("product", transaction.payment.productIdentifier)
@@ -384,6 +530,7 @@ final class FeedInterpreter {
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "delivered")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("handle", handleNames[transaction.storeIdentifier])
         event.add("product", transaction.payment.productIdentifier)
@@ -396,15 +543,17 @@ final class FeedInterpreter {
         for transaction in transactions {
             let id = transaction.storeIdentifier
             if first {
-                tracked[id]?.removed = true
+                let key = TrackedKey(seat: observer.seat, id: id)
+                tracked[key]?.removed = true
                 if handleNames[id] == nil,
-                    latestByProduct[observer.user + "\n" + transaction.payment.productIdentifier] != id
+                    latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] != id
                 {
-                    tracked[id] = nil
+                    tracked[key] = nil
                 }
             }
             var event = EventLine(seq: nextSequence(), time: clock.now, event: "removed")
             event.add("user", observer.user)
+            if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
             event.add("handle", handleNames[id])
             event.add("product", transaction.payment.productIdentifier)
@@ -418,16 +567,22 @@ final class FeedInterpreter {
     private func forgetSuperseded() {
         guard tracked.count > 4_096 else { return }
         let keep = Set(handles.values).union(latestByProduct.values)
-        tracked = tracked.filter { keep.contains($0.key) || !$0.value.removed }
+        tracked = tracked.filter { keep.contains($0.key.id) || !$0.value.removed }
     }
 
     func observedRestore(failure: SKError.Code?, finished: Bool, by observer: FeedObserver, queue: SKPaymentQueue) {
         if isFirstObserver(observer, of: queue) {
-            users[observer.user]?.restore = (finished, failure.flatMap { StoreErrorCode(rawValue: $0.rawValue) })
+            users[observer.seat]?.restore = (finished, failure.flatMap { StoreErrorCode(rawValue: $0.rawValue) })
+            if finished {
+                users[observer.seat]?.restoresFinished += 1
+            } else {
+                users[observer.seat]?.restoresFailed += 1
+            }
         }
         var event = EventLine(
             seq: nextSequence(), time: clock.now, event: finished ? "restoreFinished" : "restoreFailed")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         if let failure { event.add("error", StoreErrorCode(rawValue: failure.rawValue)?.name ?? "unknown") }
         sink.append(event.line)
@@ -436,15 +591,17 @@ final class FeedInterpreter {
     func observedStorefront(_ countryCode: String, by observer: FeedObserver) {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "storefrontChanged")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("storefront", countryCode)
         sink.append(event.line)
     }
 
     func observedRevocation(_ products: [String], by observer: FeedObserver, queue: SKPaymentQueue) {
-        if isFirstObserver(observer, of: queue) { users[observer.user]?.revoked.formUnion(products) }
+        if isFirstObserver(observer, of: queue) { users[observer.seat]?.revoked.formUnion(products) }
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "revoked")
         event.add("user", observer.user)
+        if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
         event.add("products", strings: products)
         sink.append(event.line)
@@ -452,15 +609,31 @@ final class FeedInterpreter {
 
     // MARK: Expectations
 
-    private func resolve(_ reference: FeedStep.Reference) -> UInt64? {
+    /// A transaction as the current device heard it. A handle of another user's transaction is what that user's
+    /// device heard.
+    func heard(_ reference: FeedStep.Reference) -> Tracked? {
+        guard let id = resolve(reference) else { return nil }
+        if let mine = tracked[TrackedKey(seat: currentSeat, id: id)] { return mine }
+        guard case .handle = reference, let seat = handleSeats[id], users[seat]?.queue.account != currentUser else {
+            return nil
+        }
+        return tracked[TrackedKey(seat: seat, id: id)]
+    }
+
+    /// Changes what a device heard of a transaction, starting a record of it if there is none.
+    func updateTracked(seat: String, id: UInt64, product: String, _ body: (inout Tracked) -> Void) {
+        body(&tracked[TrackedKey(seat: seat, id: id), default: Tracked(product: product, user: seat)])
+    }
+
+    func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
         case .handle(let name): handles[name]
-        case .product(let id): latestByProduct[currentUser + "\n" + id]
+        case .product(let id): latestByProduct[currentSeat + "\n" + id]
         }
     }
 
     private func check(_ expectation: FeedStep.Expectation) -> String? {
-        func transaction(_ reference: FeedStep.Reference) -> Tracked? { resolve(reference).flatMap { tracked[$0] } }
+        func transaction(_ reference: FeedStep.Reference) -> Tracked? { heard(reference) }
         func names(_ states: [TransactionState]) -> String { states.map(\.name).joined(separator: " ") }
         let account = currentUser
         switch expectation {
@@ -554,12 +727,16 @@ final class FeedInterpreter {
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
         case .paywall(let expectation):
             return checkPaywall(expectation)
+        case .receiptField, .receiptEntryField, .noRevocation, .restoreCount, .heardUpdates, .order, .original,
+            .exception, .noException,
+            .paid, .delegateAsked:
+            return checkObservation(expectation)
         }
     }
 
     /// The current user's app receipt, verified against the test root for the store's app and the user's device.
-    private func verifiedReceipt() -> Result<AppReceipt, ReceiptError> {
-        guard let deviceID = users[currentUser]?.queue.deviceID else {
+    func verifiedReceipt() -> Result<AppReceipt, ReceiptError> {
+        guard let deviceID = users[currentSeat]?.queue.deviceID else {
             return .failure(ReceiptError(.missingPayload, "no device"))
         }
         do throws(ReceiptError) {

@@ -5,19 +5,42 @@ import OpenStoreKit
 final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
     // @unchecked: a feed runs on one thread; the observer is only called on its manual store's lane.
     let name: String
+    /// The account.
     let user: String
+    /// The user's device the observer's app runs on.
+    let device: String
     let policy: FeedStep.FinishPolicy
+    /// The answer to `paymentQueue(_:shouldAddStorePayment:for:)`.
+    let storePayments: Bool
     unowned let run: FeedInterpreter
 
-    init(name: String, user: String, policy: FeedStep.FinishPolicy, run: FeedInterpreter) {
+    init(
+        name: String, user: String, device: String, policy: FeedStep.FinishPolicy, storePayments: Bool,
+        run: FeedInterpreter
+    ) {
         self.name = name
         self.user = user
+        self.device = device
         self.policy = policy
+        self.storePayments = storePayments
         self.run = run
     }
 
+    /// The key of the observer's device in the run's users.
+    var seat: String { FeedInterpreter.seat(user, device) }
+
     func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
         run.observed(updated: transactions, by: self, queue: queue)
+        if policy == .all {
+            for transaction in transactions {
+                if transaction.transactionState == .purchased || transaction.transactionState == .restored {
+                    run.delivered(transaction, by: self)
+                }
+                queue.finishTransaction(transaction)
+                run.noteExceptions(for: transaction, on: seat, by: self)
+            }
+            return
+        }
         guard policy == .auto else { return }
         for transaction in transactions {
             switch transaction.transactionState {
@@ -30,6 +53,11 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
                 break
             }
         }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool
+    {
+        storePayments
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {

@@ -76,6 +76,7 @@ public struct FeedParser: Sendable {
             var named: String?
             if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
             if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
+            if case .promote(_, let handle?) = line.step { named = handle }
             if let handle = named {
                 guard handles.insert(handle).inserted else {
                     let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
@@ -157,7 +158,8 @@ public struct FeedParser: Sendable {
             if case .product(let id) = reference { products.append(id) }
         }
         switch step {
-        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .expire(let product),
+        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .promote(let product, _),
+            .expire(let product),
             .renew(let product):
             products.append(product)
         case .script(let product?, _):
@@ -170,6 +172,13 @@ public struct FeedParser: Sendable {
             switch expectation {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 add(reference)
+            case .receiptField, .heardUpdates, .order, .original, .exception, .paid, .delegateAsked:
+                for reference in Self.observationReferences(in: expectation) { add(reference) }
+            case .noRevocation(let product?):
+                products.append(product)
+            case .receiptEntryField(let product, _, _, let value):
+                products.append(product)
+                if case .transaction(let reference) = value { add(reference) }
             case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
                 .charged(let product, _), .phase(let product, _), .access(let product, _),
                 .renewals(let product, _), .receiptEntries(let product, _), .receiptCancelled(let product):
@@ -264,7 +273,7 @@ public struct FeedParser: Sendable {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 return [reference]
             default:
-                return []
+                return Self.observationReferences(in: expectation)
             }
         default:
             return []
@@ -284,6 +293,10 @@ public struct FeedParser: Sendable {
             step = .set(try setting(&reader))
         case "user":
             step = .user(try reader.word("a user name"))
+        case "device":
+            step = .device(try reader.word("a device name"))
+        case "delegate":
+            step = .delegate(try delegateAnswer(&reader))
         case "observer":
             step = try observer(&reader)
         case "buy":
@@ -330,6 +343,14 @@ public struct FeedParser: Sendable {
             step = .clearTransactions
         case "resolve":
             step = .resolve(try reader.reference())
+        case "promote":
+            let product = try reader.word("a product identifier")
+            var handle: String?
+            if reader.peek != nil {
+                try reader.keyword(["as"], "write `promote PRODUCT as HANDLE`")
+                handle = try reader.word("a handle name such as t1")
+            }
+            step = .promote(product: product, handle: handle)
         case "buy-elsewhere":
             let product = try reader.word("a product identifier")
             var quantity = 1
@@ -374,7 +395,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, observer, buy, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -385,6 +406,7 @@ public struct FeedParser: Sendable {
         let name = try reader.word("a setting")
         switch name {
         case "ask-to-buy": return .askToBuy(try reader.flag())
+        case "account-ask-to-buy": return .accountAskToBuy(try reader.flag())
         case "interrupted-purchases": return .interruptedPurchases(try reader.flag())
         case "payments-allowed": return .paymentsAllowed(try reader.flag())
         case "billing-retry": return .billingRetry(try reader.flag())
@@ -394,16 +416,7 @@ public struct FeedParser: Sendable {
             let code = on && reader.peek != nil ? try reader.errorCode() : .unknown
             return .failTransactions(on, code)
         case "storefront":
-            let code = try reader.word("an ISO 3166-1 alpha-3 country code such as USA")
-            guard code.count == 3, code.allSatisfy(\.isLetter) else {
-                throw reader.error(
-                    .invalidValue,
-                    at: reader.lastColumn,
-                    "\"\(code)\" is not a country code",
-                    hint: "use a three-letter code such as USA, GBR or DEU"
-                )
-            }
-            return .storefront(code.uppercased())
+            return .storefront(try reader.countryCode())
         case "locale":
             return .locale(try reader.word("a locale such as en_US"))
         case "error":
@@ -435,7 +448,7 @@ public struct FeedParser: Sendable {
                 at: reader.lastColumn,
                 "unknown setting \"\(name)\"",
                 hint:
-                    "settings are ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
+                    "settings are ask-to-buy, account-ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
             )
         }
     }
@@ -447,18 +460,23 @@ public struct FeedParser: Sendable {
         switch action {
         case "add":
             var policy = FeedStep.FinishPolicy.auto
-            if let option = reader.peek {
+            var storePayments = true
+            while let option = reader.peek {
                 _ = reader.next()
-                guard option.hasPrefix("finish="),
+                if option.hasPrefix("finish="),
                     let parsed = FeedStep.FinishPolicy(rawValue: String(option.dropFirst(7)))
-                else {
+                {
+                    policy = parsed
+                } else if option == "store-payments=yes" || option == "store-payments=no" {
+                    storePayments = option == "store-payments=yes"
+                } else {
                     throw reader.error(
                         .invalidValue, at: reader.lastColumn, "\"\(option)\" is not an observer option",
-                        hint: "use finish=auto or finish=manual")
+                        hint:
+                            "use finish=auto, finish=manual or finish=all, and store-payments=yes or store-payments=no")
                 }
-                policy = parsed
             }
-            return .addObserver(name, policy)
+            return .addObserver(name, policy, storePayments: storePayments)
         case "remove":
             return .removeObserver(name)
         default:
@@ -498,17 +516,18 @@ public struct FeedParser: Sendable {
 
     private func next(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
         let product = try reader.word("a product identifier or `any`")
-        let verb = try reader.word("succeeds, fails CODE, asks-to-buy or is-interrupted")
+        let verb = try reader.word("succeeds, fails CODE, asks-to-buy, is-interrupted or changes-storefront CODE")
         let outcome: FeedStep.ScriptOutcome
         switch verb {
         case "succeeds": outcome = .succeed
         case "fails": outcome = .fail(try reader.errorCode())
         case "asks-to-buy": outcome = .askToBuy
         case "is-interrupted": outcome = .interrupt
+        case "changes-storefront": outcome = .changeStorefront(try reader.countryCode())
         default:
             throw reader.error(
                 .invalidValue, at: reader.lastColumn, "\"\(verb)\" is not an outcome",
-                hint: "use succeeds, fails CODE, asks-to-buy or is-interrupted")
+                hint: "use succeeds, fails CODE, asks-to-buy, is-interrupted or changes-storefront CODE")
         }
         return .script(product == "any" ? nil : product, outcome)
     }
@@ -531,6 +550,13 @@ public struct FeedParser: Sendable {
         case "error": return .error(try reader.reference(), try reader.errorCode())
         case "restore":
             let outcome = try reader.word("finished or failed")
+            if outcome == "finished" || outcome == "failed", reader.remaining == 2,
+                ["time", "times"].contains(reader.peek(after: 1))
+            {
+                let count = try reader.count("a number of restores")
+                _ = reader.next()
+                return .restoreCount(finished: outcome == "finished", count)
+            }
             switch outcome {
             case "finished": return .restoreFinished
             case "failed": return .restoreFailed(reader.peek == nil ? nil : try reader.errorCode())
@@ -558,6 +584,20 @@ public struct FeedParser: Sendable {
         case "receipt":
             let what = try reader.word("`verifies`, or a product identifier and a count")
             if what == "verifies" { return .receiptVerifies }
+            if reader.remaining == 2 {
+                let (field, value) = try receiptField(&reader)
+                return .receiptField(what.contains(".") ? .product(what) : .handle(what), field, value)
+            }
+            if reader.remaining == 3 {
+                let index = try reader.count("the position of the product's receipt entry")
+                guard index > 0 else {
+                    throw reader.error(
+                        .outOfBounds, at: reader.lastColumn, "receipt entries are counted from 1",
+                        hint: "write 1 for the product's first entry")
+                }
+                let (field, value) = try receiptField(&reader)
+                return .receiptEntryField(what, index, field, value)
+            }
             return .receiptEntries(what, try reader.count("a number of receipt entries"))
         case "receipt-cancelled":
             return .receiptCancelled(try reader.word("a product identifier"))
@@ -581,13 +621,7 @@ public struct FeedParser: Sendable {
         case "paywall":
             return .paywall(try paywallExpectation(&reader))
         default:
-            throw reader.error(
-                .invalidValue,
-                at: reader.lastColumn,
-                "unknown expectation \"\(kind)\"",
-                hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, history, charged, renewals, phase, access, receipt, receipt-cancelled and paywall"
-            )
+            return try observationExpectation(kind, &reader)
         }
     }
 }

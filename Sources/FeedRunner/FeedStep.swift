@@ -25,12 +25,17 @@ public enum FeedStep: Sendable, Hashable {
         case auto
         /// Never finishes: the feed does, with `finish`.
         case manual
+        /// Finishes every transaction it hears of, `purchasing` and `deferred` ones included: a misbehaving app, whose
+        /// calls StoreKit answers with an exception (see `expect exception`).
+        case all
     }
 
     /// A store setting a `set` step changes.
     public enum Setting: Sendable, Hashable {
         /// `set ask-to-buy on|off`.
         case askToBuy(Bool)
+        /// `set account-ask-to-buy on|off`: the current user's account is a child's, whose purchases ask a parent.
+        case accountAskToBuy(Bool)
         /// `set fail-transactions on [CODE]|off`.
         case failTransactions(Bool, StoreErrorCode)
         /// `set interrupted-purchases on|off`.
@@ -92,6 +97,33 @@ public enum FeedStep: Sendable, Hashable {
         case receiptCancelled(String)
         /// `expect paywall ...`: see ``FeedStep/PaywallExpectation``.
         case paywall(PaywallExpectation)
+        /// `expect receipt REF FIELD VALUE`: a field of the transaction's receipt entry (the latest entry of the
+        /// product for a product identifier), by its receipt JSON name; `none` when the field is absent.
+        case receiptField(Reference, String, ReceiptValue)
+        /// `expect receipt PRODUCT N FIELD VALUE`: a field of the product's Nth receipt entry (1 is the first
+        /// purchased).
+        case receiptEntryField(String, Int, String, ReceiptValue)
+        /// `expect no revocation [PRODUCT]`: the app heard no revocation (of the product).
+        case noRevocation(String?)
+        /// `expect restore finished|failed N times`: how many restores ended so since the app started.
+        case restoreCount(finished: Bool, Int)
+        /// `expect heard N updates for REF`: how many `updatedTransactions` callbacks listed the transaction.
+        case heardUpdates(Reference, Int)
+        /// `expect order REF STATE REF STATE ...`: the app heard these states in this order, across transactions.
+        case order([HeardState])
+        /// `expect original REF ORIGINAL`: the transaction has an identifier of its own and its `original` is
+        /// ORIGINAL's transaction, as a restored transaction has.
+        case original(Reference, Reference)
+        /// `expect exception REF [purchasing|deferred]`: finishing the transaction raised StoreKit's exception (while
+        /// it was in that state).
+        case exception(Reference, TransactionState?)
+        /// `expect no exception`: the app raised no StoreKit exception since it started.
+        case noException
+        /// `expect paid REF AMOUNT`: what the account was charged for the transaction.
+        case paid(Reference, Decimal)
+        /// `expect delegate asked REF` / `expect delegate not-asked REF`: whether the queue delegate was asked to go
+        /// on with the transaction in a new storefront.
+        case delegateAsked(Reference, Bool)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -100,13 +132,20 @@ public enum FeedStep: Sendable, Hashable {
     case set(Setting)
     /// `user NAME`: later steps act for this user (own device and account).
     case user(String)
-    /// `observer add NAME [finish=auto|manual]`.
-    case addObserver(String, FinishPolicy)
+    /// `device NAME`: later steps act on this device of the current user (its own queue and `app` observer, the same
+    /// account); `main` is the user's first device.
+    case device(String)
+    /// `observer add NAME [finish=auto|manual|all] [store-payments=yes|no]`: the last value is the observer's answer
+    /// to `paymentQueue(_:shouldAddStorePayment:for:)`.
+    case addObserver(String, FinishPolicy, storePayments: Bool)
     /// `observer remove NAME`.
     case removeObserver(String)
+    /// `delegate should-continue yes|no` / `delegate remove`: the current device's queue delegate, answering a
+    /// storefront change during a purchase; `nil` removes it.
+    case delegate(Bool?)
     /// `buy PRODUCT [quantity N] [user NAME] [offer ID] [ask-to-buy] [as HANDLE]`.
     case buy(product: String, quantity: Int, username: String?, offer: String?, askToBuy: Bool, handle: String?)
-    /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted`.
+    /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted|changes-storefront CODE`.
     case script(String?, ScriptOutcome)
     /// `approve REF`.
     case approve(Reference)
@@ -120,6 +159,9 @@ public enum FeedStep: Sendable, Hashable {
     case refund(Reference)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
+    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
+    /// observers are asked whether to add the payment.
+    case promote(product: String, handle: String?)
     /// `buy-elsewhere PRODUCT [quantity N] [as HANDLE]`: a purchase made outside the app (on another device, in the App
     /// Store) arrives through the queue.
     case buyElsewhere(product: String, quantity: Int, handle: String?)
@@ -154,6 +196,8 @@ public enum FeedStep: Sendable, Hashable {
         case askToBuy
         /// It is interrupted.
         case interrupt
+        /// The storefront changes to this country code while it is in progress, before the store decides it.
+        case changeStorefront(String)
     }
 }
 

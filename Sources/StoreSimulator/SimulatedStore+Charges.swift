@@ -1,0 +1,30 @@
+public import Foundation
+import StoreModels
+
+extension SimulatedStore {
+    /// What the account was charged for a transaction of the store's history, in the storefront's currency: the
+    /// product's price times the quantity, or for a subscription period in an offer the offer's price (per period
+    /// when paid as you go, for the whole offer when paid up front, zero in a free trial).
+    ///
+    /// The price is the catalog's now: the store keeps no price with its records. An upgrade is charged the new
+    /// product's full price; the unused part of the replaced period is not prorated. A refund does not change what
+    /// was charged.
+    ///
+    /// - Returns: The amount; zero for a transaction that was not charged (failed, deferred, pending); `nil` when
+    ///   the history holds no such transaction or the catalog no longer has its product.
+    public func amountCharged(forTransaction id: UInt64) -> Decimal? {
+        guard let record = transaction(id), let product = catalog.product(record.productID) else { return nil }
+        guard record.state == .purchased else { return 0 }
+        if record.isTrialPeriod { return 0 }
+        let offer: ProductOffer?
+        if let identifier = record.promotionalOfferID {
+            offer = product.subscription?.promotionalOffer(identifier: identifier)
+        } else if record.isInIntroOfferPeriod {
+            offer = product.subscription?.introductoryOffer
+        } else {
+            offer = nil
+        }
+        if let offer { return offer.paymentMode == .freeTrial ? 0 : offer.price }
+        return product.price * Decimal(record.quantity)
+    }
+}
