@@ -1,0 +1,86 @@
+import Foundation
+
+/// Signs payloads as StoreKit 2 compact JWS, the way the App Store signs transactions, renewal info and app
+/// transactions.
+///
+/// The header is `{"alg":"ES256","x5c":[leaf, intermediate, root]}` (each certificate standard base64 DER; Xcode-shaped
+/// identities add `"kid"`), the signature ES256: ECDSA P-256 over SHA-256 of `header.payload`, written as R‖S (64
+/// bytes) in base64url. ECDSA uses a fresh random nonce, so one payload signs to different bytes each time; every
+/// one of them verifies.
+///
+/// ```swift
+/// let jws = try JWSSigner().sign(transaction)   // a JWSTransaction
+/// ```
+public struct JWSSigner: Sendable {
+    /// The certificates and key that sign.
+    public let identity: JWSSigningIdentity
+    /// The encoded header segment, made once.
+    private let headerSegment: String
+
+    /// Creates a signer.
+    ///
+    /// - Parameter identity: The signing identity; by default the test identity ``JWSSigningIdentity/openStoreKitTest``.
+    public init(identity: JWSSigningIdentity = .openStoreKitTest) {
+        self.identity = identity
+        var header = #"{"alg":"ES256""#
+        if let kid = identity.keyIdentifier { header += #","kid":"# + Self.jsonString(kid) }
+        header += #","x5c":["#
+        header += identity.certificates.map { "\"" + Base64URL.encodeStandard($0.derEncoded) + "\"" }.joined(
+            separator: ",")
+        header += "]}"
+        headerSegment = Base64URL.encode(Array(header.utf8))
+    }
+
+    /// Signs a payload given as JSON text.
+    ///
+    /// - Parameter payloadJSON: The payload, a JSON object (UTF-8), signed as given.
+    /// - Returns: The compact JWS.
+    /// - Throws: ``ReceiptError/Code/invalidJWS`` if the payload is not a JSON object, or
+    ///   ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot sign.
+    public func sign(payloadJSON: [UInt8]) throws(ReceiptError) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payloadJSON)), object is [String: Any] else {
+            throw ReceiptError(.invalidJWS, "a JWS payload must be a JSON object")
+        }
+        return try sign(validatedPayload: payloadJSON)
+    }
+
+    /// Encodes a payload model (``JWSTransaction``, ``JWSRenewalInfo``, ``JWSAppTransaction`` or any `Encodable`)
+    /// as JSON with Apple's keys and signs it.
+    ///
+    /// - Parameter payload: The payload; it must encode as a JSON object.
+    /// - Returns: The compact JWS.
+    /// - Throws: ``ReceiptError/Code/invalidJWS`` if it does not encode as a JSON object, or
+    ///   ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot sign.
+    public func sign(_ payload: some Encodable) throws(ReceiptError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json: Data
+        do {
+            json = try encoder.encode(payload)
+        } catch {
+            throw ReceiptError(.invalidJWS, "the payload cannot be encoded as JSON: \(error)")
+        }
+        guard json.first == UInt8(ascii: "{") else {
+            throw ReceiptError(.invalidJWS, "a JWS payload must be a JSON object")
+        }
+        return try sign(validatedPayload: [UInt8](json))
+    }
+
+    private func sign(validatedPayload payload: [UInt8]) throws(ReceiptError) -> String {
+        let signingInput = headerSegment + "." + Base64URL.encode(payload)
+        let input = Array(signingInput.utf8)
+        let der = try withBytes(input) { (raw) throws(ReceiptError) -> [UInt8] in
+            try identity.privateKey.sign(raw, digest: .sha256)
+        }
+        guard let raw = ECDSASignature.raw(fromDER: der) else {
+            throw ReceiptError(.openSSLFailure, "OpenSSL returned an ECDSA signature that is not P-256")
+        }
+        return signingInput + "." + Base64URL.encode(raw)
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
+        let array = String(decoding: data, as: UTF8.self)
+        return String(array.dropFirst().dropLast())
+    }
+}
