@@ -33,9 +33,10 @@ struct JWSPayloadFields: Sendable, Hashable {
 
     /// A JSON number (not a boolean) as a finite double.
     private static func number(_ value: Any?) -> Double? {
-        guard let value, !(value is Bool) || value is Int || value is Double else { return nil }
-        if let integer = value as? Int64 { return Double(integer) }
-        if let double = value as? Double, double.isFinite { return double }
-        return nil
+        guard let number = value as? NSNumber else { return nil }
+        // Foundation keeps JSON booleans as NSNumbers of C type `c` (char); numbers are `q` (integer) or `d`.
+        if String(cString: number.objCType) == "c" { return nil }
+        let double = number.doubleValue
+        return double.isFinite ? double : nil
     }
 }
