@@ -70,22 +70,55 @@ enum Base64URL {
             if count > 0 && text[count - 1] == 61 { count -= 1 }
         }
         if count % 4 == 1 { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(count / 4 * 3 + 2)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for index in 0..<count {
-            let value = values[Int(text[index])]
-            if value == 255 { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        let whole = count / 4
+        let rest = count % 4
+        let outputCount = whole * 3 + (rest == 0 ? 0 : rest - 1)
+        var valid = true
+        let output = values.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                var input = 0
+                var written = 0
+                for _ in 0..<whole {
+                    let a = table[Int(text[input])]
+                    let b = table[Int(text[input + 1])]
+                    let c = table[Int(text[input + 2])]
+                    let d = table[Int(text[input + 3])]
+                    if (a | b | c | d) & 0xC0 != 0 {
+                        valid = false
+                        break
+                    }
+                    let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: value >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: value)
+                    input += 4
+                    written += 3
+                }
+                if valid && rest > 0 {
+                    var value: UInt32 = 0
+                    for offset in 0..<rest {
+                        let digit = table[Int(text[input + offset])]
+                        if digit & 0xC0 != 0 { valid = false }
+                        value = value << 6 | UInt32(digit & 0x3F)
+                    }
+                    // The unused low bits of the last character must be zero (canonical encoding).
+                    if rest == 2 {
+                        if value & 0x0F != 0 { valid = false }
+                        out[written] = UInt8(truncatingIfNeeded: value >> 4)
+                        written += 1
+                    } else {
+                        if value & 0x03 != 0 { valid = false }
+                        out[written] = UInt8(truncatingIfNeeded: value >> 10)
+                        out[written + 1] = UInt8(truncatingIfNeeded: value >> 2)
+                        written += 2
+                    }
+                }
+                if !valid {
+                    for index in written..<outputCount { out[index] = 0 }
+                }
+                initialized = outputCount
             }
         }
-        // The unused low bits of the last character must be zero (canonical encoding).
-        if bits > 0 && accumulator & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
+        return valid ? output : nil
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A compact JWS (`base64url(header).base64url(payload).base64url(signature)`), split and decoded but not verified.
 ///
 /// Decoding checks the form only: three segments of base64url, a header and a payload that are JSON objects, and a
@@ -85,10 +83,10 @@ public struct CompactJWS: Sendable, Hashable {
         headerJSON = decoded[0]
         payloadJSON = decoded[1]
         signature = decoded[2]
-        algorithm = header["alg"] as? String
-        keyIdentifier = header["kid"] as? String
-        if let chain = header["x5c"] as? [Any] {
-            let strings = chain.compactMap { $0 as? String }
+        algorithm = header["alg"]?.string
+        keyIdentifier = header["kid"]?.string
+        if case .array(let chain)? = header["x5c"] {
+            let strings = chain.compactMap(\.string)
             certificateChain = strings.count == chain.count ? strings : nil
         } else {
             certificateChain = nil
@@ -101,46 +99,15 @@ public struct CompactJWS: Sendable, Hashable {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// Parses JSON text that must be an object, after bounding its nesting.
-    private static func object(_ json: [UInt8], _ name: String) throws(ReceiptError) -> [String: Any] {
-        guard depthIsBounded(json) else {
+    /// Parses JSON text that must be an object.
+    static func object(_ json: [UInt8], _ name: String) throws(ReceiptError) -> JSONTree {
+        guard let value = JSONTree.parse(json, maximumDepth: maximumDepth) else {
             throw ReceiptError(
-                .invalidJWS, "the \(name) nests JSON arrays and objects deeper than \(maximumDepth) levels")
+                .invalidJWS,
+                "the \(name) is not JSON (or nests arrays and objects deeper than \(maximumDepth) levels)")
         }
-        guard let value = try? JSONSerialization.jsonObject(with: Data(json)),
-            let object = value as? [String: Any]
-        else {
-            throw ReceiptError(.invalidJWS, "the \(name) is not a JSON object")
-        }
-        return object
-    }
-
-    /// Whether brackets outside strings nest at most ``maximumDepth`` deep (so the JSON parser's recursion is bounded).
-    private static func depthIsBounded(_ json: [UInt8]) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in json {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth { return false }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return true
+        guard case .object = value else { throw ReceiptError(.invalidJWS, "the \(name) is not a JSON object") }
+        return value
     }
 
     /// Equal when the header, payload and signature are.

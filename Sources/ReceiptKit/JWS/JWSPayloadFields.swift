@@ -1,5 +1,3 @@
-import Foundation
-
 /// The payload fields JWS verification reads: the dates that set the verification time, the bundle identifier and
 /// the environment, wherever the kind of payload keeps them.
 struct JWSPayloadFields: Sendable, Hashable {
@@ -12,31 +10,22 @@ struct JWSPayloadFields: Sendable, Hashable {
     /// `environment` (an app transaction's `receiptType`), at the top level or in a notification's parts.
     var environment: String?
 
-    init(_ payload: [String: Any]) {
-        signedDate = Self.number(payload["signedDate"])
-        receiptCreationDate = Self.number(payload["receiptCreationDate"])
-        bundleIdentifier = payload["bundleId"] as? String
-        environment = (payload["environment"] as? String) ?? (payload["receiptType"] as? String)
+    init(_ payload: JSONTree) {
+        signedDate = payload["signedDate"]?.number
+        receiptCreationDate = payload["receiptCreationDate"]?.number
+        bundleIdentifier = payload["bundleId"]?.string
+        environment = payload["environment"]?.string ?? payload["receiptType"]?.string
         // Server notifications (version 2) keep the app's fields in one of these, as Apple's libraries read them.
         for key in ["data", "summary", "appData"] {
-            guard let part = payload[key] as? [String: Any] else { continue }
-            if bundleIdentifier == nil { bundleIdentifier = part["bundleId"] as? String }
-            if environment == nil { environment = part["environment"] as? String }
+            guard let part = payload[key] else { continue }
+            if bundleIdentifier == nil { bundleIdentifier = part["bundleId"]?.string }
+            if environment == nil { environment = part["environment"]?.string }
         }
-        if let token = payload["externalPurchaseToken"] as? [String: Any] {
-            if bundleIdentifier == nil { bundleIdentifier = token["bundleId"] as? String }
-            if environment == nil, let id = token["externalPurchaseId"] as? String {
+        if let token = payload["externalPurchaseToken"] {
+            if bundleIdentifier == nil { bundleIdentifier = token["bundleId"]?.string }
+            if environment == nil, let id = token["externalPurchaseId"]?.string {
                 environment = id.hasPrefix("SANDBOX") ? "Sandbox" : "Production"
             }
         }
-    }
-
-    /// A JSON number (not a boolean) as a finite double.
-    private static func number(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber else { return nil }
-        // Foundation keeps JSON booleans as NSNumbers of C type `c` (char); numbers are `q` (integer) or `d`.
-        if String(cString: number.objCType) == "c" { return nil }
-        let double = number.doubleValue
-        return double.isFinite ? double : nil
     }
 }

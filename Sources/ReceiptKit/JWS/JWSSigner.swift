@@ -38,9 +38,7 @@ public struct JWSSigner: Sendable {
     /// - Throws: ``ReceiptError/Code/invalidJWS`` if the payload is not a JSON object, or
     ///   ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot sign.
     public func sign(payloadJSON: [UInt8]) throws(ReceiptError) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payloadJSON)), object is [String: Any] else {
-            throw ReceiptError(.invalidJWS, "a JWS payload must be a JSON object")
-        }
+        _ = try CompactJWS.object(payloadJSON, "payload")
         return try sign(validatedPayload: payloadJSON)
     }
 
@@ -69,9 +67,7 @@ public struct JWSSigner: Sendable {
     private func sign(validatedPayload payload: [UInt8]) throws(ReceiptError) -> String {
         let signingInput = headerSegment + "." + Base64URL.encode(payload)
         let input = Array(signingInput.utf8)
-        let der = try withBytes(input) { (raw) throws(ReceiptError) -> [UInt8] in
-            try identity.privateKey.sign(raw, digest: .sha256)
-        }
+        let der = try ES256.sign(input, with: identity.privateKey)
         guard let raw = ECDSASignature.raw(fromDER: der) else {
             throw ReceiptError(.openSSLFailure, "OpenSSL returned an ECDSA signature that is not P-256")
         }

@@ -138,12 +138,7 @@ public final class JWSVerifier: Sendable {
         guard let der = ECDSASignature.der(fromRaw: jws.signature) else {
             throw ReceiptError(.signatureInvalid, "the ES256 signature is not a P-256 R and S")
         }
-        let valid = der.withUnsafeBytes { signature in
-            jws.signingInput.withUnsafeBytes { input in
-                leaf.verifySignature(signature, over: input, digest: .sha256)
-            }
-        }
-        guard valid else {
+        guard ES256.verify(der, over: jws.signingInput, with: leaf) else {
             throw ReceiptError(
                 .signatureInvalid, "the ES256 signature does not verify with the key of x5c[0] (\(leaf.subject))")
         }
