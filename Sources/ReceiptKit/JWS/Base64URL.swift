@@ -21,12 +21,21 @@ enum Base64URL {
         encode(bytes, alphabet: urlAlphabet, padded: false)
     }
 
+    /// Encodes bytes as base64url without padding, as ASCII bytes appended to `output`.
+    static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        output += encodeBytes(bytes, alphabet: urlAlphabet, padded: false)
+    }
+
     /// Encodes bytes as standard base64 with padding.
     static func encodeStandard(_ bytes: [UInt8]) -> String {
         encode(bytes, alphabet: standardAlphabet, padded: true)
     }
 
     private static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool) -> String {
+        String(decoding: encodeBytes(bytes, alphabet: alphabet, padded: padded), as: UTF8.self)
+    }
+
+    private static func encodeBytes(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -47,7 +56,7 @@ enum Base64URL {
             if rest == 2 { output.append(alphabet[Int(value >> 6 & 63)]) }
             if padded { output.append(contentsOf: rest == 2 ? [61] : [61, 61]) }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Decodes base64url without padding (as JWS segments are); nil if any byte is outside the alphabet or the

@@ -31,8 +31,18 @@ indirect enum JSONTree: Sendable, Hashable {
 
     /// Parses JSON text; nil if it is not valid JSON, or nests arrays and objects deeper than `maximumDepth`.
     static func parse(_ text: [UInt8], maximumDepth: Int) -> JSONTree? {
+        parse(text, maximumDepth: maximumDepth, materialize: true)
+    }
+
+    /// Whether JSON text is one object that ``parse(_:maximumDepth:)`` accepts, checked without building the tree.
+    static func isObject(_ text: [UInt8], maximumDepth: Int) -> Bool {
+        text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+            && parse(text, maximumDepth: maximumDepth, materialize: false) != nil
+    }
+
+    private static func parse(_ text: [UInt8], maximumDepth: Int, materialize: Bool) -> JSONTree? {
         text.withUnsafeBufferPointer { buffer in
-            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth)
+            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, materialize: materialize)
             guard let value = parser.value(depth: 0) else { return nil }
             parser.skipWhitespace()
             return parser.index == buffer.count ? value : nil
@@ -42,11 +52,14 @@ indirect enum JSONTree: Sendable, Hashable {
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         let maximumDepth: Int
+        /// Whether to build the tree (false: only check the text, returning placeholder values).
+        let materialize: Bool
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, materialize: Bool) {
             self.bytes = bytes
             self.maximumDepth = maximumDepth
+            self.materialize = materialize
         }
 
         mutating func skipWhitespace() {
@@ -96,7 +109,7 @@ indirect enum JSONTree: Sendable, Hashable {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
                 guard let value = value(depth: depth) else { return nil }
-                members[key] = value
+                if materialize { members[key] = value }
                 skipWhitespace()
                 guard index < bytes.count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -121,7 +134,7 @@ indirect enum JSONTree: Sendable, Hashable {
             }
             while true {
                 guard let element = value(depth: depth) else { return nil }
-                elements.append(element)
+                if materialize { elements.append(element) }
                 skipWhitespace()
                 guard index < bytes.count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -144,6 +157,7 @@ indirect enum JSONTree: Sendable, Hashable {
                 if byte == UInt8(ascii: "\"") {
                     let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                     index += 1
+                    if !materialize && raw.allSatisfy({ $0 < 0x80 }) { return "" }
                     return String(validating: raw, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") { return escapedString(from: start) }

@@ -15,7 +15,7 @@ public struct JWSSigner: Sendable {
     /// The certificates and key that sign.
     public let identity: JWSSigningIdentity
     /// The encoded header segment, made once.
-    private let headerSegment: String
+    private let headerSegment: [UInt8]
 
     /// Creates a signer.
     ///
@@ -28,7 +28,7 @@ public struct JWSSigner: Sendable {
         header += identity.certificates.map { "\"" + Base64URL.encodeStandard($0.derEncoded) + "\"" }.joined(
             separator: ",")
         header += "]}"
-        headerSegment = Base64URL.encode(Array(header.utf8))
+        headerSegment = Array(Base64URL.encode(Array(header.utf8)).utf8)
     }
 
     /// Signs a payload given as JSON text.
@@ -38,7 +38,11 @@ public struct JWSSigner: Sendable {
     /// - Throws: ``ReceiptError/Code/invalidJWS`` if the payload is not a JSON object, or
     ///   ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot sign.
     public func sign(payloadJSON: [UInt8]) throws(ReceiptError) -> String {
-        _ = try CompactJWS.object(payloadJSON, "payload")
+        guard JSONTree.isObject(payloadJSON, maximumDepth: CompactJWS.maximumDepth) else {
+            throw ReceiptError(
+                .invalidJWS,
+                "a JWS payload must be a JSON object (nested at most \(CompactJWS.maximumDepth) levels)")
+        }
         return try sign(validatedPayload: payloadJSON)
     }
 
@@ -65,13 +69,17 @@ public struct JWSSigner: Sendable {
     }
 
     private func sign(validatedPayload payload: [UInt8]) throws(ReceiptError) -> String {
-        let signingInput = headerSegment + "." + Base64URL.encode(payload)
-        let input = Array(signingInput.utf8)
+        var input = headerSegment
+        input.reserveCapacity(headerSegment.count + payload.count * 4 / 3 + 92)
+        input.append(UInt8(ascii: "."))
+        Base64URL.append(payload, to: &input)
         let der = try ES256.sign(input, with: identity.privateKey)
         guard let raw = ECDSASignature.raw(fromDER: der) else {
             throw ReceiptError(.openSSLFailure, "OpenSSL returned an ECDSA signature that is not P-256")
         }
-        return signingInput + "." + Base64URL.encode(raw)
+        input.append(UInt8(ascii: "."))
+        Base64URL.append(raw, to: &input)
+        return String(decoding: input, as: UTF8.self)
     }
 
     private static func jsonString(_ text: String) -> String {
