@@ -127,6 +127,12 @@ struct JWSCommandTests {
         #expect(parsed.first?["verified"] as? Bool == true)
         #expect((parsed.last?["error"] as? [String: Any])?["code"] as? Int == 600)
 
+        let huge = directory.appendingPathComponent("huge.jws")
+        try Data(repeating: UInt8(ascii: "A"), count: CompactJWS.maximumLength + 4096).write(to: huge)
+        let tooLarge = try openstorekit(["jws", "verify", huge.path, "--test-root"])
+        #expect(tooLarge.code == 1)
+        #expect(tooLarge.stdout.contains(#""code": 600"#), "\(tooLarge.stdout)")
+
         let missing = try openstorekit(["jws", "verify", directory.appendingPathComponent("none").path, "--test-root"])
         #expect(missing.code == 1)
         #expect(missing.stdout.contains(#""code": 500"#))

@@ -42,7 +42,7 @@ public struct CompactJWS: Sendable, Hashable {
     public init(bytes: [UInt8]) throws(ReceiptError) {
         guard bytes.count <= Self.maximumLength else {
             throw ReceiptError(
-                .invalidJWS, "the input is \(bytes.count) bytes; a JWS longer than \(Self.maximumLength) is refused")
+                .invalidJWS, "the input is longer than \(Self.maximumLength) bytes, more than any JWS; it is refused")
         }
         var start = 0
         var end = bytes.count
