@@ -5,6 +5,7 @@
 #define OPENSSL_NO_DEPRECATED 1
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>

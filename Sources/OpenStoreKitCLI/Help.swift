@@ -1,6 +1,6 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "help", "version"]
+    static let commands = ["demo", "run", "generate", "receipt", "jws", "help", "version"]
 
     /// The release of the command, printed by `openstorekit --version`.
     static let version = "0.1.0"
@@ -31,6 +31,7 @@ enum Help {
           run         Run feed files and print a verdict for each.
           generate    Write a large random but reproducible feed.
           receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
+          jws         Verify or decode StoreKit 2 signed data (compact JWS: transactions, renewal info, ...).
           help        Show help for a command: openstorekit help run (or openstorekit run --help)
           version     Print the release: openstorekit version (or openstorekit --version)
 
@@ -148,12 +149,53 @@ enum Help {
                 Prints a receipt as JSON without verifying anything, marked "verified": false; see `openstorekit help
                 receipt`.
                 """
+        case "jws":
+            return """
+                Usage: openstorekit jws verify FILE... (--root CERT... | --test-root) [--at creation|now|ISO8601]
+                           [--bundle-id ID] [--environment Sandbox|Production|Xcode|LocalTesting] [--allow-xcode]
+                           [--no-strict] [--compact]
+                       openstorekit jws decode FILE [--compact]
+
+                verify checks StoreKit 2 signed data (a compact JWS per file: a signed transaction, renewal info,
+                app transaction or server notification) as Apple's App Store Server Libraries do: alg ES256, an x5c
+                of leaf, intermediate and root, the ES256 signature, the chain from the leaf through the intermediate
+                to a trusted root at a chosen time (the payload's signedDate, or an app transaction's
+                receiptCreationDate, by default; the root in x5c is never trusted), Apple's marker extensions on leaf
+                and intermediate, then the environment and the bundle id when given. It trusts only the roots passed
+                with --root (DER or PEM), plus OpenStoreKit's JWS test root (Receipts/jws/root.pem) with --test-root.
+                --allow-xcode accepts Xcode-signed data: one self-signed certificate in x5c that is itself a
+                trusted root, over a payload whose environment is Xcode. --no-strict turns off OpenSSL's strict
+                X.509 rules, which Apple's mock test certificates fail.
+
+                For each file it prints {"file": ..., "payload": {...}, "verified": true} with the payload's own
+                (Apple's) key names, or {"error": {"code": ..., "message": ..., "name": ..., "file": ...}}. Exit
+                codes: 0 every file verified, 1 a file was refused (a file that is not a JWS is refused with code
+                600), 2 a usage error.
+
+                decode prints the header and payload without verifying anything, marked "verified": false.
+
+                """
+        case "jws verify":
+            return """
+                Usage: openstorekit jws verify FILE... (--root CERT... | --test-root) [--at creation|now|ISO8601]
+                           [--bundle-id ID] [--environment Sandbox|Production|Xcode|LocalTesting] [--allow-xcode]
+                           [--no-strict] [--compact]
+
+                Verifies StoreKit 2 signed data; see `openstorekit help jws` for what is checked and the output.
+                """
+        case "jws decode":
+            return """
+                Usage: openstorekit jws decode FILE [--compact]
+
+                Prints a JWS's header and payload as JSON without verifying anything, marked "verified": false; see
+                `openstorekit help jws`.
+                """
         case "help":
             return """
                 Usage: openstorekit help [COMMAND [ACTION]]
 
-                Shows help for a command (or a receipt action: openstorekit help receipt verify), as does
-                openstorekit COMMAND --help (or -h).
+                Shows help for a command (or an action: openstorekit help receipt verify, openstorekit help jws
+                verify), as does openstorekit COMMAND --help (or -h).
                 """
         case "version":
             return """

@@ -99,6 +99,9 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let deviceHashMismatch = Code(rawValue: 402)
         /// A device identifier is neither a 16-byte UUID nor a 6-byte MAC address.
         public static let invalidDeviceIdentifier = Code(rawValue: 403)
+        /// Signed data (a JWS) is for another environment than the expected one (`Sandbox`, `Production`, `Xcode`,
+        /// `LocalTesting`), or names none.
+        public static let environmentMismatch = Code(rawValue: 404)
 
         // MARK: Files and keys (500...599)
 
@@ -112,6 +115,17 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let privateKeyUnreadable = Code(rawValue: 503)
         /// A signing identity is inconsistent (no certificate, or the key does not match the leaf).
         public static let invalidSigningIdentity = Code(rawValue: 504)
+
+        // MARK: JWS (600...699)
+
+        /// The input is not a compact JWS: not three dot-separated base64url segments, a header or payload that is not
+        /// a JSON object, a signature of the wrong size, or more than ``CompactJWS/maximumLength`` bytes.
+        public static let invalidJWS = Code(rawValue: 600)
+        /// The JWS header has no `x5c` certificate chain (or one that is not an array of base64 strings).
+        public static let missingCertificateChain = Code(rawValue: 601)
+        /// The JWS is signed Xcode-style (one self-signed certificate in `x5c`), and Xcode-signed data was not
+        /// allowed.
+        public static let xcodeJWSNotAllowed = Code(rawValue: 602)
 
         // MARK: Internal (900...)
 
@@ -130,9 +144,10 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
             306: "missingReceiptSigningMarker", 307: "missingIntermediateMarker", 308: "unexpectedChainLength",
             309: "xcodeReceiptNotAllowed", 310: "extraneousCertificate",
             400: "bundleIdentifierMismatch", 401: "applicationVersionMismatch", 402: "deviceHashMismatch",
-            403: "invalidDeviceIdentifier",
+            403: "invalidDeviceIdentifier", 404: "environmentMismatch",
             500: "fileUnreadable", 501: "invalidEncoding", 502: "certificateUnreadable", 503: "privateKeyUnreadable",
             504: "invalidSigningIdentity",
+            600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed",
             900: "openSSLFailure",
         ]
 

@@ -16,9 +16,9 @@ struct ErrorCodeTests {
         (.chainInvalid, 305), (.missingReceiptSigningMarker, 306), (.missingIntermediateMarker, 307),
         (.unexpectedChainLength, 308), (.xcodeReceiptNotAllowed, 309), (.extraneousCertificate, 310),
         (.bundleIdentifierMismatch, 400), (.applicationVersionMismatch, 401), (.deviceHashMismatch, 402),
-        (.invalidDeviceIdentifier, 403), (.fileUnreadable, 500), (.invalidEncoding, 501),
+        (.invalidDeviceIdentifier, 403), (.environmentMismatch, 404), (.fileUnreadable, 500), (.invalidEncoding, 501),
         (.certificateUnreadable, 502), (.privateKeyUnreadable, 503), (.invalidSigningIdentity, 504),
-        (.openSSLFailure, 900),
+        (.invalidJWS, 600), (.missingCertificateChain, 601), (.xcodeJWSNotAllowed, 602), (.openSSLFailure, 900),
     ]
 
     @Test("every code keeps its number, and the numbers are distinct")

@@ -19,6 +19,7 @@ struct BenchmarkSuite {
         addSubscriptionBenchmarks()
         addFeedBenchmarks()
         addLedgerBenchmarks()
+        addJWSBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 

@@ -32,12 +32,17 @@ final class PrivateKey: @unchecked Sendable {
         EVP_PKEY_get_base_id(raw) == EVP_PKEY_RSA
     }
 
+    /// Whether this is an ECDSA key on a 256-bit curve (JWS are signed with P-256).
+    var isEC256: Bool {
+        EVP_PKEY_get_base_id(raw) == EVP_PKEY_EC && EVP_PKEY_get_bits(raw) == 256
+    }
+
     /// Calls `body` with the EVP_PKEY pointer, which must not escape.
     func withUnsafeKey<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
         try body(raw)
     }
 
-    /// Signs `data` (RSA PKCS#1 v1.5 for RSA keys, deterministic).
+    /// Signs `data` (RSA PKCS#1 v1.5 for RSA keys, deterministic; a DER `ECDSA-Sig-Value` for EC keys).
     func sign(_ data: UnsafeRawBufferPointer, digest: ReceiptDigestAlgorithm) throws(ReceiptError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw OpenSSLErrorQueue.failure("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }

@@ -127,6 +127,13 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         "X509Certificate(subject: \(subject), issuer: \(issuer), valid \(notBefore) ..< \(notAfter))"
     }
 
+    /// Whether the certificate is self-issued and its signature verifies with its own key.
+    var isSelfSigned: Bool {
+        let result = X509_self_signed(raw, 1) == 1
+        _ = OpenSSLErrorQueue.drain()
+        return result
+    }
+
     /// Whether the certificate carries an extension with this OID (in dotted form).
     func hasExtension(_ dottedOID: String) -> Bool {
         guard let object = OBJ_txt2obj(dottedOID, 1) else {

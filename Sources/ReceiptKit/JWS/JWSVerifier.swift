@@ -1,0 +1,305 @@
+internal import COpenSSL
+import Foundation
+import StoreModels
+
+/// Verifies StoreKit 2 compact JWS (signed transactions, renewal info, app transactions, server notifications)
+/// against the roots its caller trusts, and nothing else, with the policy of Apple's App Store Server Libraries.
+///
+/// ```swift
+/// let verifier = try JWSVerifier(trustedRoots: [appleRootCAG3])
+/// let verified = try verifier.verify(jws, options: .init(bundleIdentifier: "com.example.app", environment: .sandbox))
+/// let transaction = try verified.decode(JWSTransaction.self)
+/// ```
+///
+/// `verify` checks, in order: the form (three base64url segments, JSON header and payload, a 64-byte signature);
+/// `alg` is `ES256`; `x5c` is present and holds exactly three certificates (or, when Xcode-signed data is allowed,
+/// one self-signed certificate); the certificates decode; the ES256 signature over `header.payload` with the leaf's
+/// key; the chain from the leaf through `x5c[1]` to one of the trusted roots (never `x5c[2]`, which is ignored as
+/// Apple's libraries ignore it) with OpenSSL's `X509_verify_cert` at the chosen time (the payload's `signedDate` by
+/// default); Apple's marker extensions on the leaf (1.2.840.113635.100.6.11.1) and intermediate
+/// (1.2.840.113635.100.6.2.1); then the environment and the bundle identifier when asked. Each failure throws a
+/// ``ReceiptError`` with its own code; no input makes it crash.
+///
+/// A verifier is safe to share between threads. It remembers verified chains by the bytes of the leaf certificate
+/// (and the other `x5c` entries), so a JWS from a signer it has seen costs the decoding, one ES256 verification and
+/// a check of the cached chain's validity.
+public final class JWSVerifier: Sendable {
+    /// The roots this verifier trusts.
+    public let trustedRoots: [X509Certificate]
+    private let store: TrustStore
+    private let cache = JWSChainCache()
+
+    /// Creates a verifier that trusts exactly these roots.
+    ///
+    /// For App Store JWS, pass Apple Root CA - G3; for the simulator's, ``X509Certificate/openStoreKitJWSTestRoot``;
+    /// for Xcode-signed JWS, Xcode's StoreKit testing certificate (and allow Xcode-signed data in the options).
+    ///
+    /// - Parameter trustedRoots: The trusted root certificates.
+    /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot build the store.
+    public init(trustedRoots: [X509Certificate]) throws(ReceiptError) {
+        self.trustedRoots = trustedRoots
+        self.store = try TrustStore(roots: trustedRoots)
+    }
+
+    /// The number of verified chains remembered.
+    public var cachedChainCount: Int {
+        cache.count
+    }
+
+    /// Verifies a compact JWS.
+    ///
+    /// - Parameters:
+    ///   - jws: The JWS text.
+    ///   - options: The time and the checks; by default the chain is checked at the payload's `signedDate`, under
+    ///     strict X.509 rules, and Xcode-signed data is refused.
+    /// - Returns: The verified JWS.
+    /// - Throws: ``ReceiptError``; see the code table in `docs/jws.md`.
+    public func verify(
+        _ jws: String, options: JWSVerificationOptions = JWSVerificationOptions()
+    ) throws(ReceiptError) -> VerifiedJWS {
+        try verify(CompactJWS(jws), options: options)
+    }
+
+    /// Verifies a compact JWS given as bytes (the contents of a `.jws` file).
+    ///
+    /// - Parameters:
+    ///   - bytes: The JWS as ASCII.
+    ///   - options: The time and the checks.
+    /// - Returns: The verified JWS.
+    /// - Throws: ``ReceiptError``; see the code table in `docs/jws.md`.
+    public func verify(
+        bytes: [UInt8], options: JWSVerificationOptions = JWSVerificationOptions()
+    ) throws(ReceiptError) -> VerifiedJWS {
+        try verify(CompactJWS(bytes: bytes), options: options)
+    }
+
+    /// Verifies a JWS already decoded.
+    ///
+    /// - Parameters:
+    ///   - jws: The decoded JWS.
+    ///   - options: The time and the checks.
+    /// - Returns: The verified JWS.
+    /// - Throws: ``ReceiptError``; see the code table in `docs/jws.md`.
+    public func verify(
+        _ jws: CompactJWS, options: JWSVerificationOptions = JWSVerificationOptions()
+    ) throws(ReceiptError) -> VerifiedJWS {
+        guard jws.algorithm == "ES256" else {
+            throw ReceiptError(
+                .unsupportedAlgorithm,
+                "the JWS header's alg is " + (jws.algorithm.map { "\"\($0)\"" } ?? "missing")
+                    + "; App Store JWS are signed with ES256")
+        }
+        guard let x5c = jws.certificateChain else {
+            throw ReceiptError(
+                .missingCertificateChain, "the JWS header has no x5c array of base64 certificates")
+        }
+        let xcodeShaped = x5c.count == 1
+        guard x5c.count == 3 || (xcodeShaped && options.allowsXcode) else {
+            if xcodeShaped, let single = try? Self.decodeEntry(x5c[0], index: 0), single.isSelfSigned {
+                throw ReceiptError(
+                    .xcodeJWSNotAllowed,
+                    "the JWS is signed Xcode-style by the self-signed certificate \(single.subject); allow "
+                        + "Xcode-signed data to accept it")
+            }
+            throw ReceiptError(
+                .unexpectedChainLength,
+                "the JWS header's x5c holds \(x5c.count) certificates; App Store JWS carry leaf, intermediate, root")
+        }
+        var bytes: [[UInt8]] = []
+        bytes.reserveCapacity(x5c.count)
+        for (index, entry) in x5c.enumerated() {
+            guard let der = Base64URL.decodeStandard(entry), !der.isEmpty else {
+                throw ReceiptError(.certificateMalformed, "x5c[\(index)] is not base64")
+            }
+            bytes.append(der)
+        }
+        let others = Array(bytes.dropFirst())
+        let cached = cache.lookup(leaf: bytes[0], others: others).flatMap {
+            $0.strict || !options.strictChecks ? $0 : nil
+        }
+        // Every certificate decodes before anything else is checked, as in Apple's libraries.
+        let leaf: X509Certificate
+        var intermediate: X509Certificate?
+        if let cached {
+            leaf = cached.leaf
+            intermediate = cached.chain.count == 3 ? cached.chain[1] : nil
+        } else {
+            leaf = try X509Certificate(der: bytes[0], failure: .certificateMalformed)
+            if bytes.count == 3 {
+                intermediate = try X509Certificate(der: bytes[1], failure: .certificateMalformed)
+                // x5c[2] must be a certificate, but it is not trusted or used: the root comes from the trusted roots.
+                if !trustedRoots.contains(where: { $0.derEncoded == bytes[2] }) {
+                    _ = try X509Certificate(der: bytes[2], failure: .certificateMalformed)
+                }
+            }
+        }
+
+        // The signature first, so that nothing unsigned is interpreted.
+        guard let der = ECDSASignature.der(fromRaw: jws.signature) else {
+            throw ReceiptError(.signatureInvalid, "the ES256 signature is not a P-256 R and S")
+        }
+        guard ES256.verify(der, over: jws.signingInput, with: leaf) else {
+            throw ReceiptError(
+                .signatureInvalid, "the ES256 signature does not verify with the key of x5c[0] (\(leaf.subject))")
+        }
+
+        let date: Date
+        switch options.time {
+        case .signedDate:
+            if let milliseconds = jws.fields.signedDate ?? jws.fields.receiptCreationDate {
+                date = Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down))
+            } else {
+                date = SystemClock().now
+            }
+        case .now: date = SystemClock().now
+        case .date(let given): date = given
+        }
+        let interval = date.timeIntervalSince1970
+        let seconds =
+            interval.isNaN
+            ? -62_167_219_200 : Int64(max(min(interval.rounded(.down), 253_402_300_799), -62_167_219_200))
+
+        let entry: JWSChainCache.Entry
+        if let cached, cached.validFrom <= seconds, seconds <= cached.validUntil {
+            entry = cached
+        } else {
+            entry = try verifyChain(
+                leaf: leaf, intermediate: intermediate, bytes: bytes, at: seconds, strict: options.strictChecks)
+            cache.insert(entry)
+        }
+
+        let environment = jws.fields.environment
+        if entry.isXcodeStyle && environment != JWSEnvironment.xcode.rawValue {
+            throw ReceiptError(
+                .environmentMismatch,
+                "the JWS is signed Xcode-style, but its payload's environment is "
+                    + (environment.map { "\"\($0)\"" } ?? "missing") + ", not \"Xcode\"")
+        }
+        if let expected = options.environment, expected.rawValue != environment {
+            throw ReceiptError(
+                .environmentMismatch,
+                "the JWS is for environment " + (environment.map { "\"\($0)\"" } ?? "(none)")
+                    + ", not \"\(expected.rawValue)\"")
+        }
+        if let expected = options.bundleIdentifier, let bundle = jws.fields.bundleIdentifier, bundle != expected {
+            throw ReceiptError(
+                .bundleIdentifierMismatch, "the JWS is for bundle identifier '\(bundle)', not '\(expected)'")
+        }
+        return VerifiedJWS(
+            jws: jws, verificationDate: date, isXcodeSigned: entry.isXcodeStyle, certificateChain: entry.chain)
+    }
+
+    private static func decodeEntry(_ entry: String, index: Int) throws(ReceiptError) -> X509Certificate {
+        guard let der = Base64URL.decodeStandard(entry), !der.isEmpty else {
+            throw ReceiptError(.certificateMalformed, "x5c[\(index)] is not base64")
+        }
+        return try X509Certificate(der: der, failure: .certificateMalformed)
+    }
+
+    /// Builds and checks the chain from the leaf to a trusted root at `seconds`, then Apple's marker extensions.
+    private func verifyChain(
+        leaf: X509Certificate, intermediate: X509Certificate?, bytes: [[UInt8]], at seconds: Int64, strict: Bool
+    ) throws(ReceiptError) -> JWSChainCache.Entry {
+        let isXcodeStyle = bytes.count == 1
+        let untrusted = intermediate.map { [$0] } ?? []
+        if isXcodeStyle && !leaf.isSelfSigned {
+            throw ReceiptError(
+                .unexpectedChainLength,
+                "the JWS header's x5c holds one certificate that is not self-signed (\(leaf.subject)); App Store JWS "
+                    + "carry leaf, intermediate, root")
+        }
+        let strictFlag = strict && !isXcodeStyle
+        let outcome: Result<[OpaquePointer], ReceiptError> = store.withUnsafeStore { store in
+            guard let stack = COpenSSL_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
+                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_new"))
+            }
+            defer {
+                X509_STORE_CTX_free(context)
+                COpenSSL_sk_X509_free(stack)  // the stack does not own its certificates
+            }
+            for certificate in untrusted {
+                _ = certificate.withUnsafeX509 { COpenSSL_sk_X509_push(stack, $0) }
+            }
+            let initialized = leaf.withUnsafeX509 { X509_STORE_CTX_init(context, store, $0, stack) }
+            guard initialized == 1 else { return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_init")) }
+            X509_STORE_CTX_set_time(context, 0, time_t(seconds))
+            if strictFlag, let parameters = X509_STORE_CTX_get0_param(context) {
+                _ = X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT))
+            }
+            guard X509_verify_cert(context) == 1 else {
+                let code = X509_STORE_CTX_get_error(context)
+                let depth = Int(X509_STORE_CTX_get_error_depth(context))
+                _ = OpenSSLErrorQueue.drain()
+                return .failure(Self.chainError(code, depth: depth, leaf: leaf))
+            }
+            guard let chain = X509_STORE_CTX_get0_chain(context) else {
+                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_get0_chain"))
+            }
+            return .success((0..<COpenSSL_sk_X509_num(chain)).compactMap { COpenSSL_sk_X509_value(chain, $0) })
+        }
+        let pointers = try outcome.get()
+        let known = [leaf] + untrusted + trustedRoots
+        var chain: [X509Certificate] = []
+        for pointer in pointers {
+            guard let certificate = known.first(where: { $0.withUnsafeX509 { $0 == pointer } }) else {
+                throw ReceiptError(.openSSLFailure, "the verified chain holds a certificate ReceiptKit did not pass")
+            }
+            chain.append(certificate)
+        }
+        if isXcodeStyle {
+            guard chain.count == 1 else {
+                throw ReceiptError(
+                    .chainNotTrusted, "the Xcode-style certificate \(leaf.subject) is not itself a trusted root")
+            }
+        } else {
+            guard chain.count == 3 else {
+                throw ReceiptError(
+                    .unexpectedChainLength,
+                    "the verified chain has \(chain.count) certificates; App Store JWS chain leaf, intermediate, root")
+            }
+            guard leaf.hasExtension(ObjectIdentifiers.receiptSigningMarker) else {
+                throw ReceiptError(
+                    .missingReceiptSigningMarker,
+                    "the signing certificate \(leaf.subject) lacks Apple's marker "
+                        + ObjectIdentifiers.receiptSigningMarker)
+            }
+            guard chain[1].hasExtension(ObjectIdentifiers.intermediateMarker) else {
+                throw ReceiptError(
+                    .missingIntermediateMarker,
+                    "the intermediate certificate \(chain[1].subject) lacks Apple's marker "
+                        + ObjectIdentifiers.intermediateMarker)
+            }
+        }
+        return JWSChainCache.Entry(
+            leafBytes: bytes[0], otherBytes: Array(bytes.dropFirst()), leaf: leaf, chain: chain,
+            validFrom: chain.map { Int64($0.notBefore.timeIntervalSince1970) }.max() ?? 0,
+            validUntil: chain.map { Int64($0.notAfter.timeIntervalSince1970) }.min() ?? 0,
+            isXcodeStyle: isXcodeStyle, strict: strict)
+    }
+
+    /// Maps an OpenSSL verification error to a code.
+    private static func chainError(_ code: Int32, depth: Int, leaf: X509Certificate) -> ReceiptError {
+        let reason = String(cString: X509_verify_cert_error_string(Int(code)))
+        let place =
+            depth == 0 ? "the signing certificate \(leaf.subject)" : "the certificate at chain depth \(depth)"
+        switch code {
+        case X509_V_ERR_CERT_HAS_EXPIRED:
+            return ReceiptError(.certificateExpired, "\(place) had expired at the verification time (\(reason))")
+        case X509_V_ERR_CERT_NOT_YET_VALID:
+            return ReceiptError(
+                .certificateNotYetValid, "\(place) was not yet valid at the verification time (\(reason))")
+        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
+            X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY:
+            return ReceiptError(.certificateSignatureInvalid, "the signature of \(place) does not verify (\(reason))")
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
+            return ReceiptError(.chainNotTrusted, "no chain from \(place) to a trusted root (\(reason))")
+        case X509_V_ERR_INVALID_PURPOSE, X509_V_ERR_INVALID_CA, X509_V_ERR_KEYUSAGE_NO_CERTSIGN,
+            X509_V_ERR_INVALID_NON_CA, X509_V_ERR_KEYUSAGE_NO_DIGITAL_SIGNATURE, X509_V_ERR_PATH_LENGTH_EXCEEDED:
+            return ReceiptError(.certificatePurposeInvalid, "\(place) may not sign JWS (\(reason))")
+        default:
+            return ReceiptError(.chainInvalid, "\(place) fails verification: \(reason) (OpenSSL error \(code))")
+        }
+    }
+}
