@@ -1,24 +1,31 @@
 import Foundation
 import Purchases
+import StoreModels
 
 /// The specification's JSON form of a profile, keys in its order: `{"accessLevels": {"premium": {"id": "premium",
 /// "isActive": true, "expiresAt": "2024-02-15T10:30:00Z"}}, "subscriptions": [{"vendorProductId": "premium_monthly",
 /// "isActive": true, "expiresAt": "2024-02-15T10:30:00Z"}]}`. `expiresAt` is left out when there is none.
 enum ProfileJSON {
-    static func encode(_ profile: Profile) -> OrderedJSON {
-        let levels = profile.accessLevels.sorted { $0.key < $1.key }.map { key, level -> (String, OrderedJSON) in
-            var members: [(String, OrderedJSON)] = [("id", .string(level.id)), ("isActive", .bool(level.isActive))]
-            if let expiresAt = level.expiresAt { members.append(("expiresAt", .string(format(expiresAt)))) }
-            return (key, .object(members))
+    static func encode(_ profile: Profile) -> JSONObjectWriter {
+        var levels = JSONObjectWriter()
+        for (key, level) in profile.accessLevels.sorted(by: { $0.key < $1.key }) {
+            var members = JSONObjectWriter()
+            members.add("id", .string(level.id))
+            members.add("isActive", .bool(level.isActive))
+            if let expiresAt = level.expiresAt { members.add("expiresAt", .string(format(expiresAt))) }
+            levels.add(key, object: members)
         }
-        let subscriptions = profile.subscriptions.map { status -> OrderedJSON in
-            var members: [(String, OrderedJSON)] = [
-                ("vendorProductId", .string(status.vendorProductId)), ("isActive", .bool(status.isActive)),
-            ]
-            if let expiresAt = status.expiresAt { members.append(("expiresAt", .string(format(expiresAt)))) }
-            return .object(members)
+        let subscriptions = profile.subscriptions.map { status -> String in
+            var members = JSONObjectWriter()
+            members.add("vendorProductId", .string(status.vendorProductId))
+            members.add("isActive", .bool(status.isActive))
+            if let expiresAt = status.expiresAt { members.add("expiresAt", .string(format(expiresAt))) }
+            return members.jsonString
         }
-        return .object([("accessLevels", .object(levels)), ("subscriptions", .array(subscriptions))])
+        var object = JSONObjectWriter()
+        object.add("accessLevels", object: levels)
+        object.add("subscriptions", json: "[" + subscriptions.joined(separator: ",") + "]")
+        return object
     }
 
     /// `2024-02-15T10:30:00Z`.
