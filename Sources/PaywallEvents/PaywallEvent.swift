@@ -108,7 +108,7 @@ public enum PaywallEvent: Sendable, Hashable {
             add(product: value)
             add(error: failure)
         case .didFinishRestore(let profile):
-            object.add("profile", object: ProfileJSON.encode(profile))
+            object.add("profile", object: profile.specificationJSON)
         case .didFailRestore(let failure), .didReceiveError(let failure), .didFailLoadingProducts(let failure),
             .didFailRendering(let failure):
             add(error: failure)

@@ -27,7 +27,7 @@ public enum PurchaseResult: Sendable, Hashable {
     var jsonObject: JSONObjectWriter {
         var object = JSONObjectWriter()
         object.add("type", .string(type))
-        if case .success(let profile) = self { object.add("profile", object: ProfileJSON.encode(profile)) }
+        if case .success(let profile) = self { object.add("profile", object: profile.specificationJSON) }
         return object
     }
 }

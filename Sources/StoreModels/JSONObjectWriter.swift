@@ -9,6 +9,18 @@ public struct JSONObjectWriter: Sendable, Hashable {
     /// An object with no members yet.
     public init() {}
 
+    /// An object of `members`: first those named in `keyOrder`, in that order, then the others with their keys
+    /// sorted. Values that are objects are written with their keys sorted.
+    ///
+    /// - Parameters:
+    ///   - members: The members.
+    ///   - keyOrder: The keys that come first, in their order; keys not among the members are passed over.
+    public init(_ members: [String: JSONValue], keyOrder: [String]) {
+        for key in keyOrder { if let value = members[key] { add(key, value) } }
+        let ordered = Set(keyOrder)
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) where !ordered.contains(key) { add(key, value) }
+    }
+
     /// Whether no member was added.
     public var isEmpty: Bool { members.isEmpty }
 
