@@ -98,18 +98,17 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
         try store.logCount(name: name)
     }
 
-    // MARK: Deliveries
+    // MARK: Stamps
 
-    /// Whether content was recorded as delivered for `transactionID`
-    /// (``LedgerWriteTransaction/markDelivered(transactionID:at:)``).
+    /// Whether `key` was stamped (``LedgerWriteTransaction/stamp(forKey:at:)``).
     /// - Throws: ``LedgerError`` if SQLite fails.
-    public func isDelivered(transactionID: String) throws(LedgerError) -> Bool {
-        try store.deliveryTime(transactionID: transactionID) != nil
+    public func containsStamp(forKey key: String) throws(LedgerError) -> Bool {
+        try store.stampTime(key: key) != nil
     }
 
-    /// When content was recorded as delivered for `transactionID`, or `nil` if it was not.
+    /// When `key` was first stamped, or `nil` if it was not.
     /// - Throws: ``LedgerError`` if SQLite fails.
-    public func deliveryDate(transactionID: String) throws(LedgerError) -> Date? {
-        try store.deliveryTime(transactionID: transactionID).map { Date(timeIntervalSinceReferenceDate: $0) }
+    public func stampDate(forKey key: String) throws(LedgerError) -> Date? {
+        try store.stampTime(key: key).map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 }

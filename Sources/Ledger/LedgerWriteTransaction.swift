@@ -139,19 +139,20 @@ extension LedgerTransaction where Access == LedgerReadWrite {
         try store.removeLogEntries(name: name, through: sequence)
     }
 
-    // MARK: Deliveries
+    // MARK: Writing stamps
 
-    /// Records that content was delivered for `transactionID` at `date`, in this transaction.
+    /// Stamps `key` with `date`, once: the first stamp of a key stays, and a later one changes nothing.
     ///
-    /// Grant the content in the same write, or check ``isDelivered(transactionID:)`` first, so that a crash between
-    /// delivering and finishing never grants twice. A later mark for the same transaction keeps the first date.
+    /// Stamps record that something happened exactly once (a purchase's content granted, a step carried out). Do the
+    /// thing in the same write, or check ``containsStamp(forKey:)`` first, so that a crash in between never does it
+    /// twice. Stamps share one namespace per database, apart from collections.
     /// - Parameters:
-    ///   - transactionID: The store transaction's identifier.
-    ///   - date: When the content was delivered (from the caller's clock).
-    /// - Returns: `true` if this call recorded the delivery, `false` if it was already recorded.
+    ///   - key: What happened; compared by its UTF-8 bytes.
+    ///   - date: When it happened (from the caller's clock).
+    /// - Returns: `true` if this call stamped the key, `false` if it was stamped already.
     /// - Throws: ``LedgerError`` if SQLite fails.
     @discardableResult
-    public func markDelivered(transactionID: String, at date: Date) throws(LedgerError) -> Bool {
-        try store.markDelivered(transactionID: transactionID, at: date.timeIntervalSinceReferenceDate)
+    public func stamp(forKey key: String, at date: Date) throws(LedgerError) -> Bool {
+        try store.stamp(key: key, at: date.timeIntervalSinceReferenceDate)
     }
 }
