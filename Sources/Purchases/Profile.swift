@@ -37,10 +37,7 @@ public struct Profile: Sendable, Hashable {
 
     /// The JSON form as a dictionary, with `expiresAt` in ISO 8601 and absent values left out.
     public var jsonObject: [String: Any] {
-        guard case .object(let object) = jsonValue,
-            let dictionary = Self.foundationValue(.object(object)) as? [String: Any]
-        else { return [:] }
-        return dictionary
+        Self.foundationValue(jsonValue) as? [String: Any] ?? [:]
     }
 
     /// The JSON form as text with sorted keys, the same bytes for the same profile.
@@ -54,10 +51,11 @@ public struct Profile: Sendable, Hashable {
         for (key, level) in accessLevels.sorted(by: { $0.key < $1.key }) {
             levels.add(key, object: JSONObjectWriter(Self.members(of: level), keyOrder: Self.memberOrder))
         }
-        let subscriptions = subscriptions.map { JSONObjectWriter(Self.members(of: $0), keyOrder: Self.memberOrder) }
         var object = JSONObjectWriter()
         object.add("accessLevels", object: levels)
-        object.add("subscriptions", json: "[" + subscriptions.map(\.jsonString).joined(separator: ",") + "]")
+        object.add(
+            "subscriptions",
+            objects: subscriptions.map { JSONObjectWriter(Self.members(of: $0), keyOrder: Self.memberOrder) })
         return object
     }
 

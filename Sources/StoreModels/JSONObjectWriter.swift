@@ -41,6 +41,11 @@ public struct JSONObjectWriter: Sendable, Hashable {
         add(key, json: object?.jsonString ?? "null")
     }
 
+    /// Adds an array of other writers' objects, in their order.
+    public mutating func add(_ key: String, objects: [JSONObjectWriter]) {
+        add(key, json: "[" + objects.map(\.jsonString).joined(separator: ",") + "]")
+    }
+
     /// Adds a member whose value is JSON text already: a number written exactly, or a nested value.
     ///
     /// - Parameters:

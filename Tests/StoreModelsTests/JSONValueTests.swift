@@ -70,6 +70,14 @@ struct JSONValueTests {
                 == #"{"second":{"z":9007199254740993,"a":"line\nbreak"},"first":null,"raw":1.10,"z":9007199254740993,"#
                 + #""a":"line\nbreak"}"#)
         #expect(JSONObjectWriter().jsonString == "{}")
+        var list = JSONObjectWriter()
+        list.add("items", objects: [inner, JSONObjectWriter()])
+        list.add("none", objects: [])
+        #expect(list.jsonString == #"{"items":[{"z":9007199254740993,"a":"line\nbreak"},{}],"none":[]}"#)
+        let members: [String: JSONValue] = ["b": 2, "a": 1, "id": "x", "c": ["z": 1, "y": 2]]
+        #expect(
+            JSONObjectWriter(members, keyOrder: ["id", "missing", "c"]).jsonString
+                == #"{"id":"x","c":{"y":2,"z":1},"a":1,"b":2}"#)
     }
 
     @Test("Decoding keeps booleans, numbers and text apart")
