@@ -1,4 +1,5 @@
 public import Foundation
+import StoreModels
 
 /// Where a feed run writes its event log: one JSON object per line (JSON Lines).
 public protocol EventLogSink: AnyObject {
@@ -59,46 +60,25 @@ public final class FileEventLog: EventLogSink {
 
 /// Builds one event line with fields in a fixed order.
 struct EventLine {
-    private var text: String
+    private var object = JSONObjectWriter()
 
     init(seq: Int, time: Date, event: String) {
-        text = "{\"seq\":\(seq),\"time\":\"\(ISO8601.format(time))\",\"event\":\"\(event)\""
+        object.add("seq", seq)
+        object.add("time", .string(ISO8601.format(time)))
+        object.add("event", .string(event))
     }
 
-    mutating func add(_ key: String, _ value: String?) {
-        guard let value else { return add(key, raw: "null") }
-        text += ",\"\(key)\":\"" + Self.escape(value) + "\""
-    }
+    mutating func add(_ key: String, _ value: String?) { object.add(key, value.map(JSONValue.string) ?? .null) }
 
-    mutating func add(_ key: String, _ value: Int) { add(key, raw: String(value)) }
+    mutating func add(_ key: String, _ value: Int) { object.add(key, value) }
 
-    mutating func add(_ key: String, _ value: Bool) { add(key, raw: value ? "true" : "false") }
+    mutating func add(_ key: String, _ value: Bool) { object.add(key, .bool(value)) }
 
-    mutating func add(_ key: String, strings: [String]) {
-        add(key, raw: "[" + strings.map { "\"" + Self.escape($0) + "\"" }.joined(separator: ",") + "]")
-    }
+    mutating func add(_ key: String, strings: [String]) { object.add(key, .array(strings.map(JSONValue.string))) }
 
-    mutating func add(_ key: String, raw: String) { text += ",\"\(key)\":" + raw }
+    mutating func add(_ key: String, raw: String) { object.add(key, json: raw) }
 
-    var line: String { text + "}" }
+    var line: String { object.jsonString }
 
-    static func escape(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return value }
-        var out = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
-                    + String(control.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ value: String) -> String { JSONValue.escaped(value) }
 }

@@ -14,7 +14,7 @@ internal import Synchronization
 #endif
 
 /// Durable state in one SQLite file: named collections of keyed byte values, a meta key/value table, append-only
-/// logs and delivery records, read and written in transactions.
+/// logs and stamps, read and written in transactions.
 ///
 /// ```swift
 /// let db = try LedgerDatabase(path: "/var/lib/store/state.sqlite")

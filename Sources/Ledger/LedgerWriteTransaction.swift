@@ -1,13 +1,14 @@
 public import Foundation
 
-/// A read-write view of the database inside ``LedgerDatabase/write(_:)`` or ``LedgerGroupCommitter/write(_:whenDurable:)``.
+/// A read-write view of the database inside ``LedgerDatabase/write(_:)`` or ``LedgerGroupCommitter/write(_:whenDurable:)``:
+/// a ``LedgerTransaction`` that reads as a read transaction does and writes.
 ///
 /// Everything done through one transaction is applied together or not at all. Reads see the transaction's own
 /// writes. The value is non-copyable and only borrowed by the body, so it cannot outlive the transaction; pass it on
 /// as `borrowing LedgerWriteTransaction`.
-public struct LedgerWriteTransaction: ~Copyable {
-    let store: LedgerStore
+public typealias LedgerWriteTransaction = LedgerTransaction<LedgerReadWrite>
 
+extension LedgerTransaction where Access == LedgerReadWrite {
     // MARK: Writing records
 
     /// Stores `value` under `key` in `collection`, replacing any value already there (which keeps its place in
@@ -138,115 +139,20 @@ public struct LedgerWriteTransaction: ~Copyable {
         try store.removeLogEntries(name: name, through: sequence)
     }
 
-    // MARK: Deliveries
+    // MARK: Writing stamps
 
-    /// Records that content was delivered for `transactionID` at `date`, in this transaction.
+    /// Stamps `key` with `date`, once: the first stamp of a key stays, and a later one changes nothing.
     ///
-    /// Grant the content in the same write, or check ``isDelivered(transactionID:)`` first, so that a crash between
-    /// delivering and finishing never grants twice. A later mark for the same transaction keeps the first date.
+    /// Stamps record that something happened exactly once (a purchase's content granted, a step carried out). Do the
+    /// thing in the same write, or check ``containsStamp(forKey:)`` first, so that a crash in between never does it
+    /// twice. Stamps share one namespace per database, apart from collections.
     /// - Parameters:
-    ///   - transactionID: The store transaction's identifier.
-    ///   - date: When the content was delivered (from the caller's clock).
-    /// - Returns: `true` if this call recorded the delivery, `false` if it was already recorded.
+    ///   - key: What happened; compared by its UTF-8 bytes.
+    ///   - date: When it happened (from the caller's clock).
+    /// - Returns: `true` if this call stamped the key, `false` if it was stamped already.
     /// - Throws: ``LedgerError`` if SQLite fails.
     @discardableResult
-    public func markDelivered(transactionID: String, at date: Date) throws(LedgerError) -> Bool {
-        try store.markDelivered(transactionID: transactionID, at: date.timeIntervalSinceReferenceDate)
-    }
-
-    // MARK: Reading (sees this transaction's writes)
-
-    /// The bytes stored under `key` in `collection`, or `nil`. See ``LedgerReadTransaction/value(forKey:in:)``.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func value(forKey key: String, in collection: String) throws(LedgerError) -> [UInt8]? {
-        try store.value(key: key, collection: collection)
-    }
-
-    /// Whether `collection` holds a value under `key`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func containsValue(forKey key: String, in collection: String) throws(LedgerError) -> Bool {
-        try store.contains(key: key, collection: collection)
-    }
-
-    /// The number of records in `collection`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func count(in collection: String) throws(LedgerError) -> Int {
-        try store.count(collection: collection)
-    }
-
-    /// Every record of `collection`, in `order`. See ``LedgerReadTransaction/all(in:order:)``.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func all(in collection: String, order: LedgerOrder = .key) throws(LedgerError) -> [LedgerRecord] {
-        try store.all(collection: collection, order: order)
-    }
-
-    /// Calls `body` with each record of `collection` in `order`. `body` must not modify `collection`.
-    /// - Throws: ``LedgerError`` if SQLite fails, or whatever `body` throws.
-    public func forEach(
-        in collection: String, order: LedgerOrder = .key, _ body: (_ key: String, _ value: [UInt8]) throws -> Void
-    ) throws {
-        try store.forEach(collection: collection, order: order, body)
-    }
-
-    /// The names of all collections that hold at least one record.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func collections() throws(LedgerError) -> [String] {
-        try store.collections()
-    }
-
-    /// The integer meta value under `key`, or `nil`.
-    /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not an integer.
-    public func metaInteger(forKey key: String) throws(LedgerError) -> Int64? {
-        try store.meta(key: key, type: LedgerStore.integerType) { $0.int64(0) }
-    }
-
-    /// The double meta value under `key`, or `nil`.
-    /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not a double.
-    public func metaDouble(forKey key: String) throws(LedgerError) -> Double? {
-        try store.meta(key: key, type: LedgerStore.doubleType) { $0.double(0) }
-    }
-
-    /// The string meta value under `key`, or `nil`.
-    /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not a string.
-    public func metaString(forKey key: String) throws(LedgerError) -> String? {
-        try store.meta(key: key, type: LedgerStore.textType) { $0.text(0) }
-    }
-
-    /// The bytes meta value under `key`, or `nil`.
-    /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not bytes.
-    public func metaBytes(forKey key: String) throws(LedgerError) -> [UInt8]? {
-        try store.meta(key: key, type: LedgerStore.blobType) { $0.blob(0) }
-    }
-
-    /// The entries of the log `name` after `sequence`, oldest first, at most `limit`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func logEntries(in name: String, after sequence: Int64 = 0, limit: Int = .max) throws(LedgerError)
-        -> [LedgerLogEntry]
-    {
-        try store.logEntries(name: name, after: sequence, limit: limit)
-    }
-
-    /// The sequence of the newest entry in the log `name`, or `nil` if it is empty.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func lastLogSequence(in name: String) throws(LedgerError) -> Int64? {
-        try store.lastLogSequence(name: name)
-    }
-
-    /// The number of entries in the log `name`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func logCount(in name: String) throws(LedgerError) -> Int {
-        try store.logCount(name: name)
-    }
-
-    /// Whether content was recorded as delivered for `transactionID`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func isDelivered(transactionID: String) throws(LedgerError) -> Bool {
-        try store.deliveryTime(transactionID: transactionID) != nil
-    }
-
-    /// When content was recorded as delivered for `transactionID`, or `nil`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
-    public func deliveryDate(transactionID: String) throws(LedgerError) -> Date? {
-        try store.deliveryTime(transactionID: transactionID).map { Date(timeIntervalSinceReferenceDate: $0) }
+    public func stamp(forKey key: String, at date: Date) throws(LedgerError) -> Bool {
+        try store.stamp(key: key, at: date.timeIntervalSinceReferenceDate)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import StoreModels
 
 /// What the user did on a presented screen, reported through `flowController(_:didPerform:)`.
 ///
@@ -12,13 +13,20 @@ public enum FlowAction: Sendable, Hashable {
     case custom(id: String)
 
     /// The JSON form.
-    public var jsonString: String { orderedJSON.text }
+    public var jsonString: String { jsonObject.jsonString }
 
-    var orderedJSON: OrderedJSON {
+    var jsonObject: JSONObjectWriter {
+        var object = JSONObjectWriter()
         switch self {
-        case .close: .object([("type", .string("close"))])
-        case .openURL(let url): .object([("type", .string("open_url")), ("url", .string(url.absoluteString))])
-        case .custom(let id): .object([("type", .string("custom")), ("id", .string(id))])
+        case .close:
+            object.add("type", .string("close"))
+        case .openURL(let url):
+            object.add("type", .string("open_url"))
+            object.add("url", .string(url.absoluteString))
+        case .custom(let id):
+            object.add("type", .string("custom"))
+            object.add("id", .string(id))
         }
+        return object
     }
 }

@@ -1,3 +1,5 @@
+import StoreModels
+
 /// A button action of an onboarding: a custom action, a close action or an open-paywall action.
 ///
 /// JSON: `{"action_id": "allowNotifications", "meta": {...}}` or `{"actionId": ..., "meta": {...}}`.
@@ -18,7 +20,10 @@ public struct OnboardingAction: Sendable, Hashable {
         self.init(actionId: try reader.string("actionId"), meta: try OnboardingMeta(reader.object("meta")))
     }
 
-    func orderedJSON(_ style: OnboardingKeyStyle) -> [(String, OrderedJSON)] {
-        [(style.key("actionId"), .string(actionId)), ("meta", meta.orderedJSON(style))]
+    func jsonMembers(_ style: OnboardingKeyStyle) -> JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add(style.key("actionId"), .string(actionId))
+        object.add("meta", object: meta.jsonObject(style))
+        return object
     }
 }

@@ -1,3 +1,5 @@
+import StoreModels
+
 /// An analytics event of an onboarding.
 ///
 /// JSON: `{"name": "screen_completed", "meta": {...}, "params": {"element_id": "profile_form", "reply": "success"}}`;
@@ -70,16 +72,18 @@ public enum OnboardingAnalyticsEvent: Sendable, Hashable {
         }
     }
 
-    func orderedJSON(_ style: OnboardingKeyStyle) -> [(String, OrderedJSON)] {
-        var members: [(String, OrderedJSON)] = [("name", .string(name(style))), ("meta", meta.orderedJSON(style))]
+    func jsonMembers(_ style: OnboardingKeyStyle) -> JSONObjectWriter {
+        var members = JSONObjectWriter()
+        members.add("name", .string(name(style)))
+        members.add("meta", object: meta.jsonObject(style))
         switch self {
         case .screenCompleted(_, let elementId, let reply):
-            var params: [(String, OrderedJSON)] = []
-            if let elementId { params.append((style.key("elementId"), .string(elementId))) }
-            if let reply { params.append(("reply", .string(reply))) }
-            if !params.isEmpty { members.append(("params", .object(params))) }
+            var params = JSONObjectWriter()
+            if let elementId { params.add(style.key("elementId"), .string(elementId)) }
+            if let reply { params.add("reply", .string(reply)) }
+            if !params.isEmpty { members.add("params", object: params) }
         case .unknown(_, _, let params):
-            if !params.isEmpty { members.append(("params", OrderedJSON(.object(params)))) }
+            if !params.isEmpty { members.add("params", .object(params)) }
         default:
             break
         }

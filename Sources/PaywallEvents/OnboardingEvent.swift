@@ -1,4 +1,5 @@
 public import Foundation
+import StoreModels
 
 /// What an onboarding reports: button actions, the end of loading, errors and analytics.
 ///
@@ -144,21 +145,20 @@ public enum OnboardingEvent: Sendable, Hashable {
     /// The payload in a key style, keys in the specification's order; with `includingType`, a `type` member first
     /// (what ``init(json:)`` reads).
     public func jsonString(style: OnboardingKeyStyle = .snakeCase, includingType: Bool = false) -> String {
-        var members: [(String, OrderedJSON)] = []
+        var object = JSONObjectWriter()
         if includingType {
-            members.append(("type", .string(style == .snakeCase ? kind.rawValue : kind.camelName)))
+            object.add("type", .string(style == .snakeCase ? kind.rawValue : kind.camelName))
         }
         switch self {
         case .custom(let action), .close(let action), .openPaywall(let action):
-            members += action.orderedJSON(style)
+            object.add(contentsOf: action.jsonMembers(style))
         case .didFinishLoading(let meta):
-            members.append(("meta", meta.orderedJSON(style)))
+            object.add("meta", object: meta.jsonObject(style))
         case .error(let error):
-            guard case .object(let fields) = error.orderedJSON else { break }
-            members += fields
+            object.add(contentsOf: error.jsonObject)
         case .analytics(let event):
-            members += event.orderedJSON(style)
+            object.add(contentsOf: event.jsonMembers(style))
         }
-        return OrderedJSON.object(members).text
+        return object.jsonString
     }
 }

@@ -1,3 +1,5 @@
+import StoreModels
+
 /// Where in an onboarding an event happened; every onboarding event carries it.
 ///
 /// JSON: `{"onboarding_id": "onboarding_123", "screen_cid": "welcome_screen", "screen_index": 0, "total_screens": 4}`
@@ -29,12 +31,12 @@ public struct OnboardingMeta: Sendable, Hashable {
         )
     }
 
-    func orderedJSON(_ style: OnboardingKeyStyle) -> OrderedJSON {
-        .object([
-            (style.key("onboardingId"), .string(onboardingId)),
-            (style.key("screenClientId"), .string(screenClientId)),
-            (style.key("screenIndex"), .integer(screenIndex)),
-            (style.key("screensTotal"), .integer(screensTotal)),
-        ])
+    func jsonObject(_ style: OnboardingKeyStyle) -> JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add(style.key("onboardingId"), .string(onboardingId))
+        object.add(style.key("screenClientId"), .string(screenClientId))
+        object.add(style.key("screenIndex"), screenIndex)
+        object.add(style.key("screensTotal"), screensTotal)
+        return object
     }
 }

@@ -1,4 +1,5 @@
 public import Purchases
+import StoreModels
 
 /// One delegate callback of a flow or paywall controller, with its payload: what a conformance checker records and
 /// an event log prints.
@@ -86,39 +87,45 @@ public enum PaywallEvent: Sendable, Hashable {
     }
 
     /// The JSON form: `event`, then the payload members in the specification's shapes.
-    public var jsonString: String { orderedJSON.text }
+    public var jsonString: String { jsonObject.jsonString }
 
-    var orderedJSON: OrderedJSON {
-        var members: [(String, OrderedJSON)] = [("event", .string(name))]
-        func product(_ value: PaywallProduct?) -> OrderedJSON { value?.orderedJSON ?? .null }
-        func error(_ value: PaywallEventsError?) -> OrderedJSON { value?.orderedJSON ?? .null }
+    var jsonObject: JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add("event", .string(name))
+        func add(product value: PaywallProduct?) { object.add("product", object: value?.jsonObject) }
+        func add(error value: PaywallEventsError?) { object.add("error", object: value?.jsonObject) }
         switch self {
         case .didAppear, .didDisappear, .didStartRestore:
             break
         case .didPerformAction(let action):
-            members.append(("action", action.orderedJSON))
+            object.add("action", object: action.jsonObject)
         case .didSelectProduct(let value), .didStartPurchase(let value):
-            members.append(("product", product(value)))
+            add(product: value)
         case .didFinishPurchase(let value, let result):
-            members += [("product", product(value)), ("purchaseResult", result.orderedJSON)]
+            add(product: value)
+            object.add("purchaseResult", object: result.jsonObject)
         case .didFailPurchase(let value, let failure):
-            members += [("product", product(value)), ("error", error(failure))]
+            add(product: value)
+            add(error: failure)
         case .didFinishRestore(let profile):
-            members.append(("profile", ProfileJSON.encode(profile)))
+            object.add("profile", object: profile.specificationJSON)
         case .didFailRestore(let failure), .didReceiveError(let failure), .didFailLoadingProducts(let failure),
             .didFailRendering(let failure):
-            members.append(("error", error(failure)))
+            add(error: failure)
         case .didPartiallyLoadProducts(let ids):
-            members.append(("failedIds", .array(ids.map(OrderedJSON.string))))
+            object.add("failedIds", .array(ids.map(JSONValue.string)))
         case .didFinishWebPaymentNavigation(let value, let failure):
-            members += [("product", product(value)), ("error", error(failure))]
+            add(product: value)
+            add(error: failure)
         case .didReceiveAnalyticEvent(let name, let params):
-            members += [("name", .string(name)), ("params", OrderedJSON(.object(params)))]
+            object.add("name", .string(name))
+            object.add("params", .object(params))
         case .shouldContinueWebPaymentNavigation(let value):
-            members.append(("product", product(value)))
+            add(product: value)
         case .didFailWebPaymentNavigation(let value, let failure):
-            members += [("product", product(value)), ("error", error(failure))]
+            add(product: value)
+            add(error: failure)
         }
-        return .object(members)
+        return object
     }
 }

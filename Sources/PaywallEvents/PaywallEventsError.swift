@@ -1,4 +1,5 @@
 public import Purchases
+import StoreModels
 
 /// Why a paywall, flow, web-paywall or onboarding operation failed. Compare by ``code``; the message is for people.
 ///
@@ -117,14 +118,14 @@ public struct PaywallEventsError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String { "PaywallEventsError \(code.rawValue) (\(code.name)): \(message)" }
 
     /// The JSON form: `{"code": NAME, "message": TEXT, "details": {...}}`, details' keys sorted.
-    public var jsonString: String { orderedJSON.text }
+    public var jsonString: String { jsonObject.jsonString }
 
-    var orderedJSON: OrderedJSON {
-        .object([
-            ("code", .string(code.name)),
-            ("message", .string(message)),
-            ("details", .object(details.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-        ])
+    var jsonObject: JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add("code", .string(code.name))
+        object.add("message", .string(message))
+        object.add("details", .object(details.mapValues(JSONValue.string)))
+        return object
     }
 
     /// Errors are equal when their codes are.

@@ -1,5 +1,6 @@
 public import Foundation
 public import OpenStoreKit
+import StoreModels
 
 /// A product as a paywall shows it, and as delegate payloads carry it.
 ///
@@ -81,16 +82,16 @@ public struct PaywallProduct: Sendable, Hashable {
     }
 
     /// The JSON form, keys in the specification's order.
-    public var jsonString: String { orderedJSON.text }
+    public var jsonString: String { jsonObject.jsonString }
 
-    var orderedJSON: OrderedJSON {
-        .object([
-            ("vendorProductId", .string(vendorProductId)),
-            ("localizedTitle", .string(localizedTitle)),
-            ("localizedDescription", .string(localizedDescription)),
-            ("localizedPrice", .string(localizedPrice)),
-            ("price", .decimal(price)),
-            ("currencyCode", .string(currencyCode)),
-        ])
+    var jsonObject: JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add("vendorProductId", .string(vendorProductId))
+        object.add("localizedTitle", .string(localizedTitle))
+        object.add("localizedDescription", .string(localizedDescription))
+        object.add("localizedPrice", .string(localizedPrice))
+        object.add("price", json: "\(price)")
+        object.add("currencyCode", .string(currencyCode))
+        return object
     }
 }

@@ -1,4 +1,5 @@
 public import Purchases
+import StoreModels
 
 /// How a purchase started from a paywall finished, when it did not fail.
 ///
@@ -21,12 +22,12 @@ public enum PurchaseResult: Sendable, Hashable {
     }
 
     /// The JSON form.
-    public var jsonString: String { orderedJSON.text }
+    public var jsonString: String { jsonObject.jsonString }
 
-    var orderedJSON: OrderedJSON {
-        switch self {
-        case .success(let profile): .object([("type", .string(type)), ("profile", ProfileJSON.encode(profile))])
-        case .cancelled, .pending: .object([("type", .string(type))])
-        }
+    var jsonObject: JSONObjectWriter {
+        var object = JSONObjectWriter()
+        object.add("type", .string(type))
+        if case .success(let profile) = self { object.add("profile", object: profile.specificationJSON) }
+        return object
     }
 }

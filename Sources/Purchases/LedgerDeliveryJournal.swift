@@ -2,9 +2,13 @@ public import Foundation
 public import Ledger
 public import StoreModels
 
-/// A ``DeliveryJournal`` kept in a Ledger database's deliveries table, so that a delivery is durable before the
-/// transaction is finished: after a crash between delivering and finishing, the transaction comes back and is
-/// recognised as delivered instead of being granted twice.
+/// A ``DeliveryJournal`` kept in a Ledger database, so that a delivery is durable before the transaction is finished:
+/// after a crash between delivering and finishing, the transaction comes back and is recognised as delivered instead
+/// of being granted twice.
+///
+/// Each delivery is a Ledger stamp (`LedgerWriteTransaction.stamp(forKey:at:)`) whose key is the transaction's
+/// identifier and whose date is the delivery's; the journal owns the database's stamps. Stamps are kept where earlier
+/// releases kept deliveries, so a state file they wrote keeps its deliveries.
 ///
 /// ``markDelivered(_:)`` returns only after the record is committed (flushed to stable storage with the database's
 /// default `synchronous = FULL`). For exactly-once delivery even when the process dies between granting the content
@@ -31,7 +35,7 @@ public final class LedgerDeliveryJournal: DeliveryJournal {
 
     /// Creates a journal on a database.
     /// - Parameters:
-    ///   - database: Where deliveries are recorded (its `deliveries` table).
+    ///   - database: Where deliveries are recorded, as its stamps.
     ///   - clock: Dates the deliveries; the system clock by default.
     public init(database: LedgerDatabase, clock: any StoreClock = SystemClock()) {
         self.database = database
@@ -41,12 +45,12 @@ public final class LedgerDeliveryJournal: DeliveryJournal {
     /// Whether the content of a transaction was recorded as delivered. A read that fails counts as not delivered:
     /// the transaction is then delivered again, and ``deliver(_:grant:)`` checks once more inside its write.
     public func isDelivered(_ transactionID: String) -> Bool {
-        (try? database.read { txn in try txn.isDelivered(transactionID: transactionID) }) ?? false
+        (try? database.read { txn in try txn.containsStamp(forKey: transactionID) }) ?? false
     }
 
     /// When the content of a transaction was recorded as delivered, or `nil`.
     public func deliveryDate(_ transactionID: String) -> Date? {
-        (try? database.read { txn in try txn.deliveryDate(transactionID: transactionID) }) ?? nil
+        (try? database.read { txn in try txn.stampDate(forKey: transactionID) }) ?? nil
     }
 
     /// Records that a transaction's content was delivered, durably: when this returns the record is committed. A
@@ -55,7 +59,7 @@ public final class LedgerDeliveryJournal: DeliveryJournal {
     public func markDelivered(_ transactionID: String) throws {
         if isDelivered(transactionID) { return }
         let date = clock.now
-        try database.write { txn in _ = try txn.markDelivered(transactionID: transactionID, at: date) }
+        try database.write { txn in _ = try txn.stamp(forKey: transactionID, at: date) }
     }
 
     /// Grants a transaction's content and records the delivery in one commit, unless it was recorded already.
@@ -71,9 +75,9 @@ public final class LedgerDeliveryJournal: DeliveryJournal {
     {
         let date = clock.now
         return try database.write { txn in
-            guard try !txn.isDelivered(transactionID: transactionID) else { return false }
+            guard try !txn.containsStamp(forKey: transactionID) else { return false }
             try grant(txn)
-            try txn.markDelivered(transactionID: transactionID, at: date)
+            try txn.stamp(forKey: transactionID, at: date)
             return true
         }
     }

@@ -90,7 +90,7 @@ import Testing
                 try txn.setMeta("hello", forKey: "name")
                 try txn.setMeta([1, 2, 3] as [UInt8], forKey: "blob")
                 try txn.appendLog("first".bytes, to: "events")
-                try txn.markDelivered(transactionID: "1000000001", at: when)
+                try txn.stamp(forKey: "1000000001", at: when)
             }
         }
         let db = try LedgerDatabase(path: path)
@@ -102,8 +102,8 @@ import Testing
             #expect(try txn.metaString(forKey: "name") == "hello")
             #expect(try txn.metaBytes(forKey: "blob") == [1, 2, 3])
             #expect(try txn.logEntries(in: "events").map(\.payload) == ["first".bytes])
-            #expect(try txn.isDelivered(transactionID: "1000000001"))
-            #expect(try txn.deliveryDate(transactionID: "1000000001") == when)
+            #expect(try txn.containsStamp(forKey: "1000000001"))
+            #expect(try txn.stampDate(forKey: "1000000001") == when)
         }
         #expect(db.path == path)
     }
@@ -128,7 +128,7 @@ import Testing
                 try txn.put("new".bytes, forKey: "n", in: "c")
                 try txn.setMeta(Int64(1), forKey: "m")
                 try txn.appendLog("e".bytes, to: "log")
-                try txn.markDelivered(transactionID: "t", at: Date(timeIntervalSinceReferenceDate: 0))
+                try txn.stamp(forKey: "t", at: Date(timeIntervalSinceReferenceDate: 0))
                 // The transaction sees its own writes before it fails.
                 #expect(try txn.value(forKey: "k", in: "c") == "changed".bytes)
                 throw Refused(reason: "midway")
@@ -139,7 +139,7 @@ import Testing
             #expect(try txn.value(forKey: "n", in: "c") == nil)
             #expect(try txn.metaInteger(forKey: "m") == nil)
             #expect(try txn.logCount(in: "log") == 0)
-            #expect(try !txn.isDelivered(transactionID: "t"))
+            #expect(try !txn.containsStamp(forKey: "t"))
         }
     }
 
@@ -219,17 +219,17 @@ import Testing
         #expect(try db.read { txn in try txn.logEntries(in: "events").map(\.sequence) } == [next])
     }
 
-    @Test func deliveriesAreRecordedOnce() throws {
+    @Test func stampsAreRecordedOnce() throws {
         let db = try LedgerDatabase.inMemory()
         let first = Date(timeIntervalSinceReferenceDate: 1000)
         let later = Date(timeIntervalSinceReferenceDate: 2000)
-        #expect(try db.read { txn in try txn.isDelivered(transactionID: "T1") } == false)
-        #expect(try db.write { txn in try txn.markDelivered(transactionID: "T1", at: first) })
-        #expect(try db.write { txn in try txn.markDelivered(transactionID: "T1", at: later) } == false)
+        #expect(try db.read { txn in try txn.containsStamp(forKey: "T1") } == false)
+        #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: first) })
+        #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: later) } == false)
         try db.read { txn throws in
-            #expect(try txn.isDelivered(transactionID: "T1"))
-            #expect(try txn.deliveryDate(transactionID: "T1") == first)
-            #expect(try txn.deliveryDate(transactionID: "T2") == nil)
+            #expect(try txn.containsStamp(forKey: "T1"))
+            #expect(try txn.stampDate(forKey: "T1") == first)
+            #expect(try txn.stampDate(forKey: "T2") == nil)
         }
     }
 
@@ -239,10 +239,10 @@ import Testing
         let db = try LedgerDatabase.inMemory()
         func deliver(_ id: String) throws -> Bool {
             try db.write { txn in
-                guard try !txn.isDelivered(transactionID: id) else { return false }
+                guard try !txn.containsStamp(forKey: id) else { return false }
                 let coins = try txn.metaInteger(forKey: "coins") ?? 0
                 try txn.setMeta(coins + 100, forKey: "coins")
-                return try txn.markDelivered(transactionID: id, at: Date(timeIntervalSinceReferenceDate: 5))
+                return try txn.stamp(forKey: id, at: Date(timeIntervalSinceReferenceDate: 5))
             }
         }
         #expect(try deliver("T1"))

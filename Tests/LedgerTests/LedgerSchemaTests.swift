@@ -68,16 +68,16 @@ import Testing
             #expect(try txn.metaInteger(forKey: "next-id") == 17)
             #expect(try txn.metaString(forKey: "name") == "store")
             #expect(try txn.logEntries(in: "events").map(\.payload) == [[1]])
-            #expect(try !txn.isDelivered(transactionID: "t1"))
+            #expect(try !txn.containsStamp(forKey: "t1"))
         }
         // Version 2 features work, and the log sequence continues past the deleted entry.
         let sequence = try db.write { txn in
-            try txn.markDelivered(transactionID: "t1", at: Date(timeIntervalSinceReferenceDate: 10))
+            try txn.stamp(forKey: "t1", at: Date(timeIntervalSinceReferenceDate: 10))
             #expect(try txn.incrementMeta(forKey: "next-id") == 18)
             return try txn.appendLog([4], to: "events")
         }
         #expect(sequence == 4)
-        #expect(try db.read { txn in try txn.isDelivered(transactionID: "t1") })
+        #expect(try db.read { txn in try txn.containsStamp(forKey: "t1") })
         #expect(try Connection(path: path).integer("PRAGMA user_version") == 2)
     }
 

@@ -90,4 +90,13 @@ struct JSONTests {
         #expect(json["bundle_id"] as? String == "a\"b\\c\nd\u{1}é")
         #expect(ReceiptJSON.receiptObject(receipt).contains(#""a\"b\\c\nd\u0001é""#))
     }
+
+    @Test("U+007F and non-ASCII text are written as they are, as in every other JSON OpenStoreKit writes")
+    func deleteCharacter() throws {
+        var receipt = Issuing.receipt(purchases: 0)
+        receipt.bundleIdentifier = "com.example\u{7F}.caf\u{E9}"
+        let text = ReceiptJSON.receiptObject(receipt, prettyPrinted: false)
+        #expect(text.contains("\"bundle_id\":\"com.example\u{7F}.caf\u{E9}\""), "\(text)")
+        #expect(try Self.object(text)["bundle_id"] as? String == receipt.bundleIdentifier)
+    }
 }

@@ -168,10 +168,10 @@ struct StateFileTests {
         let transaction = store.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "device")
         store.processPayment(transaction.id, deviceID: "device")
         let ledger = try #require(store.ledger)
-        // The application's own data from before is still there, and the deliveries table of schema 2 works.
+        // The application's own data from before is still there, and the stamps of schema 2 work.
         try ledger.write { txn throws in
             #expect(try txn.value(forKey: "t1", in: "transactions") == [1, 1])
-            #expect(try txn.markDelivered(transactionID: String(transaction.id), at: store.now))
+            #expect(try txn.stamp(forKey: String(transaction.id), at: store.now))
         }
         try store.close()
         let reopened = try SimulatedStore(statePath: path, lane: .manual)

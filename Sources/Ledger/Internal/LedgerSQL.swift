@@ -30,8 +30,8 @@ enum LedgerSQL: Int, CaseIterable {
     case logCount
     case logRemoveThrough
 
-    case deliveryMark
-    case deliveryGet
+    case stampInsert
+    case stampGet
 
     /// The SQL text.
     var text: String {
@@ -71,10 +71,11 @@ enum LedgerSQL: Int, CaseIterable {
         case .logCount: "SELECT count(*) FROM log WHERE name = ?1"
         case .logRemoveThrough: "DELETE FROM log WHERE name = ?1 AND sequence <= ?2"
 
-        case .deliveryMark:
+        // Stamps live in the table schema version 2 created for deliveries, under its name and column names.
+        case .stampInsert:
             "INSERT INTO deliveries (transaction_id, delivered_at) VALUES (?1, ?2) "
                 + "ON CONFLICT (transaction_id) DO NOTHING"
-        case .deliveryGet: "SELECT delivered_at FROM deliveries WHERE transaction_id = ?1"
+        case .stampGet: "SELECT delivered_at FROM deliveries WHERE transaction_id = ?1"
         }
     }
 }

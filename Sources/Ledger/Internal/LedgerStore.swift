@@ -218,23 +218,23 @@ struct LedgerStore {
         return connection.changes
     }
 
-    // MARK: Deliveries
+    // MARK: Stamps
 
-    func markDelivered(transactionID: String, at seconds: Double) throws(LedgerError) -> Bool {
+    func stamp(key: String, at seconds: Double) throws(LedgerError) -> Bool {
         try ensureTransaction()
-        let statement = try connection.statement(.deliveryMark)
-        try withUTF8(transactionID) { transactionID in
-            statement.bindText(transactionID, at: 1)
+        let statement = try connection.statement(.stampInsert)
+        try withUTF8(key) { key in
+            statement.bindText(key, at: 1)
             statement.bind(seconds, at: 2)
             return statement.runToCompletion()
         }.get()
         return connection.changes > 0
     }
 
-    func deliveryTime(transactionID: String) throws(LedgerError) -> Double? {
-        let statement = try connection.statement(.deliveryGet)
-        return try withUTF8(transactionID) { transactionID in
-            statement.bindText(transactionID, at: 1)
+    func stampTime(key: String) throws(LedgerError) -> Double? {
+        let statement = try connection.statement(.stampGet)
+        return try withUTF8(key) { key in
+            statement.bindText(key, at: 1)
             return statement.firstRow { $0.double(0) }
         }.get()
     }

@@ -37,7 +37,8 @@ enum Schema {
 
     /// Migrations: `migrations[n]` takes a database from version `n + 1` to version `n + 2`.
     static let migrations: [String] = [
-        // 1 -> 2: record "content delivered for transaction X" (with its time) for exactly-once delivery.
+        // 1 -> 2: stamps, keys with the time they were first recorded, for things done exactly once. The table is
+        // named for the first of them, deliveries; files of version 2 have it under that name, so it keeps it.
         """
         CREATE TABLE deliveries (
             transaction_id TEXT PRIMARY KEY NOT NULL,

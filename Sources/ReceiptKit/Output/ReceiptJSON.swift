@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 
 /// Renders receipts as JSON with the field names of Apple's `verifyReceipt` answer.
 ///
@@ -31,7 +32,7 @@ public enum ReceiptJSON {
         var members: [String: JSONValue] = ["receipt": value(of: receipt), "verified": .bool(verified)]
         if let environment = receipt.environment { members["environment"] = .string(environment.rawValue) }
         if verified {
-            members["status"] = .integer(0)
+            members["status"] = .number(0)
         } else {
             members["warning"] = .string(
                 "UNVERIFIED: the signature and certificates of this receipt were not checked; anyone can forge it")
@@ -48,11 +49,11 @@ public enum ReceiptJSON {
     /// - Returns: The JSON text.
     public static func error(_ error: ReceiptError, prettyPrinted: Bool = true) -> String {
         var members: [String: JSONValue] = [
-            "code": .integer(Int64(error.code.rawValue)),
+            "code": .number(Double(error.code.rawValue)),
             "name": .string(error.code.name),
             "message": .string(error.message),
         ]
-        if let offset = error.offset { members["offset"] = .integer(Int64(offset)) }
+        if let offset = error.offset { members["offset"] = .number(Double(offset)) }
         if let file = error.file { members["file"] = .string(file) }
         return JSONValue.object(["error": .object(members)]).serialized(prettyPrinted: prettyPrinted)
     }

@@ -1,1 +1,0 @@
-// Tests for StoreModels live in this folder.
