@@ -1,14 +1,11 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
-/// Where these tests find Apple's JWS vectors: `../shared/vectors/jws` beside the repository.
+/// Where these tests find Apple's JWS vectors: the shared test data (tests that read them carry `.requiresSharedData`).
 private enum JWSVectors {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/jws").path
-    static let available = FileManager.default.fileExists(atPath: directory + "/asslp_mock_transactionInfo.jws")
-    static let reason: Comment = "the shared JWS vectors (../shared/vectors/jws beside the repository) are not present"
-    static func path(_ name: String) -> String { directory + "/" + name }
+    static func path(_ name: String) -> String { SharedData.jws.appendingPathComponent(name).path }
     static let testRoot = path("asslp_testCA.der")
 }
 
@@ -33,7 +30,7 @@ private func documents(_ text: String) throws -> [[String: Any]] {
 struct JWSCommandTests {
     @Test(
         "verify: Apple's mock transaction under Apple's test root prints the payload and exits 0",
-        .enabled(if: JWSVectors.available, JWSVectors.reason))
+        .requiresSharedData)
     func verifyMock() throws {
         let run = try openstorekit([
             "jws", "verify", JWSVectors.path("asslp_mock_transactionInfo.jws"), "--root", JWSVectors.testRoot,
@@ -50,7 +47,7 @@ struct JWSCommandTests {
 
     @Test(
         "verify: refusals print a coded error object and exit 1",
-        .enabled(if: JWSVectors.available, JWSVectors.reason),
+        .requiresSharedData,
         arguments: [
             ("asslp_mock_transactionInfo.jws", ["--no-strict", "--bundle-id", "com.example.x"], 400),
             ("asslp_mock_testNotification.jws", ["--no-strict", "--environment", "Production"], 404),
@@ -73,7 +70,7 @@ struct JWSCommandTests {
 
     @Test(
         "verify --allow-xcode: Xcode-signed data verifies under Xcode's certificate, with its dates as signed",
-        .enabled(if: JWSVectors.available, JWSVectors.reason))
+        .requiresSharedData)
     func xcode() throws {
         let directory = try makeTemporaryDirectory("jws-xcode")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,20 +1,13 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
-/// The one place the JWS tests find their data: Apple's JWS vectors in `../shared/vectors/jws` beside the
-/// repository, and the JWS test PKI in `Receipts/jws/`.
+/// Where the JWS tests find their data: Apple's JWS vectors in the shared test data (``SharedData/jws``; tests that
+/// read them carry `.requiresSharedData`), and the JWS test PKI in `Receipts/jws/`.
 enum JWSFixtures {
-    /// `../shared/vectors/jws`, next to the repository.
-    static let vectorsDirectory = Fixtures.repositoryRoot + "/../shared/vectors/jws"
-
-    /// Whether the shared JWS vectors are there; tests that read them are skipped (with this reason) when not.
-    static let vectorsAvailable = FileManager.default.fileExists(
-        atPath: vectorsDirectory + "/asslp_mock_transactionInfo.jws")
-
-    /// Why vector tests are skipped when ``vectorsAvailable`` is false.
-    static let missingReason: Comment =
-        "the shared JWS vectors (../shared/vectors/jws beside the repository) are not present"
+    /// The shared JWS vectors' folder.
+    static var vectorsDirectory: String { SharedData.jws.path }
 
     /// `Receipts/jws` in the repository.
     static let pkiDirectory = Fixtures.repositoryRoot + "/Receipts/jws"

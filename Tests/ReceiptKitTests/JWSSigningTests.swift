@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("JWS: signing with the test PKI")
@@ -139,8 +140,9 @@ struct JWSSigningTests {
         .enabled(if: OpenSSLCommand.isAvailable, "the openssl command is not installed"))
     func openSSLAgrees() throws {
         let jws = try CompactJWS(JWSSigner().sign(JWSFixtures.transaction()))
-        let directory = try OpenSSLCommand.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.url
         let input = directory.appendingPathComponent("input")
         let signature = directory.appendingPathComponent("signature.der")
         let key = directory.appendingPathComponent("leaf-key.pem")

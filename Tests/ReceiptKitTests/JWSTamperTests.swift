@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 @Suite("JWS: tampering, bad chains and garbage are refused with their codes")
@@ -200,14 +201,14 @@ struct JWSTamperTests {
         JWSFixtures.expectCode(.bundleIdentifierMismatch) {
             _ = try verifier.verify(jws, options: JWSVerificationOptions(bundleIdentifier: "com.example.other"))
         }
+    }
 
-        // A chain cached without strict checks is checked again under them.
-        if JWSFixtures.vectorsAvailable {
-            let apple = try JWSVerifier(trustedRoots: [JWSFixtures.appleTestRoot()])
-            let mock = try JWSFixtures.jws("asslp_mock_transactionInfo.jws")
-            _ = try apple.verify(mock, options: JWSVerificationOptions(strictChecks: false))
-            #expect(throws: ReceiptError.self) { _ = try apple.verify(mock) }
-        }
+    @Test("A chain cached without strict checks is checked again under them", .requiresSharedData)
+    func cachedChainRecheckedStrictly() throws {
+        let apple = try JWSVerifier(trustedRoots: [JWSFixtures.appleTestRoot()])
+        let mock = try JWSFixtures.jws("asslp_mock_transactionInfo.jws")
+        _ = try apple.verify(mock, options: JWSVerificationOptions(strictChecks: false))
+        #expect(throws: ReceiptError.self) { _ = try apple.verify(mock) }
     }
 
     @Test("one verifier serves many threads at once")

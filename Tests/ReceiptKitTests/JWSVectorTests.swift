@@ -1,9 +1,10 @@
 import Foundation
 import ReceiptKit
+import TestSupport
 import Testing
 
 /// Apple's JWS vectors, with the outcomes Apple's server libraries give them (`storekit2.md` §4.2, §4.3).
-@Suite("JWS: Apple's vectors", .enabled(if: JWSFixtures.vectorsAvailable, JWSFixtures.missingReason))
+@Suite("JWS: Apple's vectors", .requiresSharedData)
 struct JWSVectorTests {
     /// Apple's mock verifier: root asslp_testCA.der; its test certificates fail strict checks, as in Apple's tests.
     static func mockOptions(

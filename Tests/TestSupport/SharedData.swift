@@ -27,10 +27,10 @@ public enum SharedData {
         !(ProcessInfo.processInfo.environment[environmentVariable] ?? "").isEmpty
     }
 
-    /// Whether the folder holds the receipt vectors and the `.storekit` samples.
+    /// Whether the folder holds the receipt and JWS vectors and the `.storekit` samples.
     public static let isAvailable: Bool = {
         var isDirectory: ObjCBool = false
-        return ["vectors/receipts", "storekit-samples"].allSatisfy { sub in
+        return ["vectors/receipts", "vectors/jws", "storekit-samples"].allSatisfy { sub in
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent(sub).path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
@@ -38,7 +38,7 @@ public enum SharedData {
 
     /// Why a test that needs the folder does not run: the path searched and how to provide it.
     public static var skipReason: String {
-        "\(skipMarker): no vectors/receipts and storekit-samples folders in \(folder.path); "
+        "\(skipMarker): no vectors/receipts, vectors/jws and storekit-samples folders in \(folder.path); "
             + "put the shared folder beside the checkout as ../shared, "
             + "or set \(environmentVariable) to the folder that holds them"
     }
