@@ -1,0 +1,59 @@
+import Foundation
+import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// The subscription products of an account whose price increase waits for the customer's consent, sorted.
+    public func pendingPriceConsent(account: String = SimulatedStore.defaultAccount) -> [String] {
+        state.withLock { $0.pendingPriceConsent(account: account) }
+    }
+
+    /// Shows the price-consent sheet on a device of an account, as StoreKit does when the payment queue's delegate
+    /// lets it (`paymentQueueShouldShowPriceConsent(_:)`) or the app calls `showPriceConsentIfNeeded()`: the customer
+    /// answers every price increase of the account that waits for consent as ``StoreSettings/priceConsentAnswer``
+    /// says (consenting, declining, or closing the sheet, which leaves them waiting). Does nothing when none waits.
+    ///
+    /// Returns the products the sheet asked about, sorted.
+    @discardableResult
+    public func showPriceConsent(account: String = SimulatedStore.defaultAccount) -> [String] {
+        journal?.enter()
+        defer { journal?.end() }
+        return state.withLock { state in
+            let products = state.pendingPriceConsent(account: account)
+            guard !products.isEmpty else { return [] }
+            journal?.record(.showPriceConsent(account: account))
+            let answer = state.settings.priceConsentAnswer
+            guard answer != .dismiss else { return products }
+            for subscription in state.subscriptions.values
+            where subscription.account == account && subscription.pendingPriceIncrease
+                && subscription.phase != .expired
+            {
+                let key = StoreState.subscriptionKey(account: account, groupID: subscription.groupID)
+                var changed = subscription
+                changed.pendingPriceIncrease = false
+                if answer == .decline { changed.autoRenew = false }
+                state.records[changed.latestRecordID]?.isPendingPriceIncreaseConsent = false
+                state.records[changed.latestRecordID]?.autoRenewEnabled = changed.autoRenew
+                state.subscriptions[key] = changed
+            }
+            return products
+        }
+    }
+}
+
+extension SimulatedStore {
+    /// Tells the open devices of an account that price increases wait for consent, if any does.
+    func announcePriceConsent(account: String) {
+        let products = pendingPriceConsent(account: account)
+        guard !products.isEmpty else { return }
+        broadcast(.priceConsentNeeded(products), account: account)
+    }
+}
+
+extension StoreState {
+    /// The subscription products of an account whose price increase waits for consent, sorted.
+    func pendingPriceConsent(account: String) -> [String] {
+        subscriptions.values.filter { $0.account == account && $0.pendingPriceIncrease && $0.phase != .expired }
+            .map(\.productID).sorted()
+    }
+}
