@@ -24,12 +24,8 @@ extension SimulatedStore {
             journal?.record(.showPriceConsent(account: account))
             let answer = state.settings.priceConsentAnswer
             guard answer != .dismiss else { return products }
-            for subscription in state.subscriptions.values
-            where subscription.account == account && subscription.pendingPriceIncrease
-                && subscription.phase != .expired
-            {
-                let key = StoreState.subscriptionKey(account: account, groupID: subscription.groupID)
-                var changed = subscription
+            for key in state.priceConsentKeys(account: account) {
+                guard var changed = state.subscriptions[key] else { continue }
                 changed.pendingPriceIncrease = false
                 if answer == .decline { changed.autoRenew = false }
                 state.records[changed.latestRecordID]?.isPendingPriceIncreaseConsent = false
@@ -51,9 +47,18 @@ extension SimulatedStore {
 }
 
 extension StoreState {
+    /// The keys of an account's running subscriptions whose price increase waits for consent, in group order. Looked
+    /// up by the catalog's groups, so that a queue opening in a store of many subscribers does not scan them all.
+    func priceConsentKeys(account: String) -> [String] {
+        let groups = Set(configuration.catalog.products.compactMap { $0.subscription?.groupID }).sorted()
+        return groups.map { Self.subscriptionKey(account: account, groupID: $0) }.filter { key in
+            guard let subscription = subscriptions[key] else { return false }
+            return subscription.pendingPriceIncrease && subscription.phase != .expired
+        }
+    }
+
     /// The subscription products of an account whose price increase waits for consent, sorted.
     func pendingPriceConsent(account: String) -> [String] {
-        subscriptions.values.filter { $0.account == account && $0.pendingPriceIncrease && $0.phase != .expired }
-            .map(\.productID).sorted()
+        priceConsentKeys(account: account).compactMap { subscriptions[$0]?.productID }.sorted()
     }
 }
