@@ -159,6 +159,11 @@ struct StateFileFeedTests {
         let onFile = try FeedRun.run(feed, file: "consent", log: durable, statePath: directory.file("state.sqlite"))
         #expect(onFile.passed, "\(onFile.failure?.description ?? "")")
         #expect(durable.text == memory.text)
-        #expect(memory.lines.filter { $0.contains("\"event\":\"shouldShowPriceConsent\"") }.count == 2)
+        let questions = memory.lines.filter { $0.contains("\"event\":\"shouldShowPriceConsent\"") }
+        #expect(questions.count == 2)
+        #expect(
+            questions.allSatisfy {
+                $0.hasSuffix(",\"user\":\"default\",\"pending\":[\"com.example.premium.monthly\"],\"answer\":true}")
+            }, "\(questions)")
     }
 }
