@@ -100,7 +100,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// its own setting, ``StoreSimulator/SimulatedStore/updateAccountSettings(_:_:)``).
     public static func canMakePayments() -> Bool { sharedDefault.canMakePayments() }
 
-    /// Whether this queue's device may make payments.
+    /// Whether this queue's device may make payments: its account's own setting, else the store-wide one.
     public func canMakePayments() -> Bool { store.paymentsAllowed(account: account) }
 
     /// The storefront of the queue's account.
