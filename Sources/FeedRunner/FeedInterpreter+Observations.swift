@@ -43,6 +43,27 @@ extension FeedInterpreter {
         sink.append(event.line)
     }
 
+    /// "once", "twice" or "N times".
+    static func times(_ count: Int) -> String {
+        switch count {
+        case 1: "once"
+        case 2: "twice"
+        default: "\(count) times"
+        }
+    }
+
+    /// The queue delegate of a device was asked whether to show a price-consent sheet.
+    func askedToShowPriceConsent(by delegate: FeedDelegate) {
+        let seat = Self.seat(delegate.user, delegate.device)
+        users[seat]?.priceConsentQuestions += 1
+        var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldShowPriceConsent")
+        event.add("user", delegate.user)
+        if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
+        event.add("pending", strings: store.pendingPriceConsent(account: delegate.user))
+        event.add("answer", delegate.priceConsentAnswer)
+        sink.append(event.line)
+    }
+
     /// Checks an expectation of what the app observed beyond one transaction's states; returns a failure message,
     /// or nil.
     func checkObservation(_ expectation: FeedStep.Expectation) -> String? {
@@ -104,6 +125,16 @@ extension FeedInterpreter {
                 : expected
                     ? "expected the delegate asked to continue \(reference) in a new storefront; it was not asked"
                     : "expected the delegate not asked about \(reference); it was asked to continue it in a new storefront"
+        case .delegateAskedPriceConsent(let expected):
+            let asked = (device?.priceConsentQuestions ?? 0) > 0
+            return asked == expected
+                ? nil
+                : expected
+                    ? "expected the delegate of \(currentSeatDescription) asked whether to show a price-consent sheet; "
+                        + "it was not asked since the app started"
+                    : "expected the delegate of \(currentSeatDescription) not asked whether to show a price-consent "
+                        + "sheet; it was asked \(Self.times(device?.priceConsentQuestions ?? 0)) since the app "
+                        + "started"
         default:
             return nil
         }

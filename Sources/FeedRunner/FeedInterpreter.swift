@@ -44,6 +44,8 @@ final class FeedInterpreter {
         var firstException: (id: UInt64, message: String)?
         /// The queue's delegate (the queue holds it weakly).
         var delegate: FeedDelegate?
+        /// How many times the delegate was asked whether to show a price-consent sheet since the app started.
+        var priceConsentQuestions = 0
     }
 
     /// The name of a user's first device.
@@ -82,8 +84,6 @@ final class FeedInterpreter {
     let exceptionInbox = FeedExceptionInbox()
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
-    /// The accounts whose purchases ask a parent (`set account-ask-to-buy on`).
-    private var askToBuyAccounts = Set<String>()
 
     init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
         self.file = file
@@ -176,7 +176,9 @@ final class FeedInterpreter {
         case .configure(let source):
             try configure(source, line: line)
         case .set(.accountAskToBuy(let on)):
-            if on { askToBuyAccounts.insert(currentUser) } else { askToBuyAccounts.remove(currentUser) }
+            store.updateAccountSettings(currentUser) { $0.askToBuyEnabled = on }
+        case .set(.accountPayments(let on)):
+            store.updateAccountSettings(currentUser) { $0.paymentsAllowed = on }
         case .set(let setting):
             apply(setting)
         case .user(let name):
@@ -198,16 +200,28 @@ final class FeedInterpreter {
             users[currentSeat]?.queue.remove(observer)
             users[currentSeat]?.observers.removeAll { $0 === observer }
         case .delegate(let answer):
-            let delegate = answer.map { FeedDelegate(user: currentUser, device: currentDevice, answer: $0, run: self) }
+            let priceConsent = users[currentSeat]?.delegate?.priceConsentAnswer ?? true
+            let delegate = answer.map {
+                FeedDelegate(
+                    user: currentUser, device: currentDevice, answer: $0, priceConsentAnswer: priceConsent, run: self)
+            }
             users[currentSeat]?.delegate = delegate
             users[currentSeat]?.queue.delegate = delegate
+        case .delegatePriceConsent(let show):
+            let delegate = FeedDelegate(
+                user: currentUser, device: currentDevice, answer: users[currentSeat]?.delegate?.answer ?? true,
+                priceConsentAnswer: show, run: self)
+            users[currentSeat]?.delegate = delegate
+            users[currentSeat]?.queue.delegate = delegate
+        case .showPriceConsent:
+            users[currentSeat]?.queue.showPriceConsentIfNeeded()
         case .buy(let product, let quantity, let username, let offer, let askToBuy, let handle):
             guard let queue = users[currentSeat]?.queue else { return nil }
             let payment = SKMutablePayment()
             payment.productIdentifier = product
             payment.quantity = quantity
             payment.applicationUsername = username
-            payment.simulatesAskToBuyInSandbox = askToBuy || askToBuyAccounts.contains(currentUser)
+            payment.simulatesAskToBuyInSandbox = askToBuy
             if let offer {
                 payment.paymentDiscount = SKPaymentDiscount(
                     identifier: offer,
@@ -325,7 +339,6 @@ final class FeedInterpreter {
         case .failure(let failure): return failure.message
         }
         let payment = SKMutablePayment(product: loaded)
-        payment.simulatesAskToBuyInSandbox = askToBuyAccounts.contains(currentUser)
         var accepted = false
         for observer in queue.transactionObservers {
             let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
@@ -382,6 +395,7 @@ final class FeedInterpreter {
                 settings.failureError = code
             case .interruptedPurchases(let on): settings.interruptedPurchasesEnabled = on
             case .paymentsAllowed(let on): settings.paymentsAllowed = on
+            case .priceConsent(let answer): settings.priceConsentAnswer = answer
             case .storefront(let code): settings.storefront = Storefront(countryCode: code)
             case .locale(let locale): settings.locale = locale
             case .billingRetry(let on): settings.billingRetryOnRenewal = on
@@ -395,7 +409,7 @@ final class FeedInterpreter {
                     default: .receiptRefresh
                     }
                 settings.simulatedErrors[operation] = code.map { StoreFailure($0, "simulated by the feed") }
-            case .history, .accountAskToBuy:
+            case .history, .accountAskToBuy, .accountPayments:
                 break
             }
         }
@@ -469,7 +483,9 @@ final class FeedInterpreter {
                     storePayments: $0.storePayments, run: self)
             }
             let delegate = user.delegate.map {
-                FeedDelegate(user: account, device: $0.device, answer: $0.answer, run: self)
+                FeedDelegate(
+                    user: account, device: $0.device, answer: $0.answer, priceConsentAnswer: $0.priceConsentAnswer,
+                    run: self)
             }
             users[seat] = User(queue: queue, observers: observers, delegate: delegate)
             queue.delegate = delegate
@@ -729,7 +745,7 @@ final class FeedInterpreter {
             return checkPaywall(expectation)
         case .receiptField, .receiptEntryField, .noRevocation, .restoreCount, .heardUpdates, .order, .original,
             .exception, .noException,
-            .paid, .delegateAsked:
+            .paid, .delegateAsked, .delegateAskedPriceConsent:
             return checkObservation(expectation)
         }
     }

@@ -45,11 +45,17 @@ extension FeedParser {
             }
             return .exception(reference, state)
         case "delegate":
-            let asked = try reader.word("asked or not-asked")
+            let asked = try reader.word("asked, not-asked, asked-price-consent or not-asked-price-consent")
+            if asked == "asked-price-consent" || asked == "not-asked-price-consent" {
+                return .delegateAskedPriceConsent(asked == "asked-price-consent")
+            }
             guard asked == "asked" || asked == "not-asked" else {
                 throw reader.error(
-                    .invalidValue, at: reader.lastColumn, "\"\(asked)\" is not asked or not-asked",
-                    hint: "write `expect delegate asked REF` or `expect delegate not-asked REF`")
+                    .invalidValue, at: reader.lastColumn,
+                    "\"\(asked)\" is not asked, not-asked, asked-price-consent or not-asked-price-consent",
+                    hint:
+                        "write `expect delegate asked REF`, `expect delegate not-asked REF`, "
+                        + "`expect delegate asked-price-consent` or `expect delegate not-asked-price-consent`")
             }
             return .delegateAsked(try reader.reference(), asked == "asked")
         case "paid":
@@ -156,14 +162,15 @@ extension FeedParser {
 extension FeedParser {
     /// Parses the words after `delegate`: `should-continue yes|no`, or `remove`.
     func delegateAnswer(_ reader: inout TokenReader) throws(FeedError) -> Bool? {
-        let what = try reader.word("should-continue or remove")
+        let what = try reader.word("should-continue, price-consent or remove")
         switch what {
         case "should-continue": return try reader.flag()
         case "remove": return nil
         default:
             throw reader.error(
                 .invalidValue, at: reader.lastColumn, "\"\(what)\" is not a delegate answer",
-                hint: "write `delegate should-continue yes`, `delegate should-continue no` or `delegate remove`")
+                hint:
+                    "write `delegate should-continue yes|no`, `delegate price-consent yes|no` or `delegate remove`")
         }
     }
 }

@@ -296,7 +296,14 @@ public struct FeedParser: Sendable {
         case "device":
             step = .device(try reader.word("a device name"))
         case "delegate":
-            step = .delegate(try delegateAnswer(&reader))
+            if reader.peek == "price-consent" {
+                _ = reader.next()
+                step = .delegatePriceConsent(try reader.flag())
+            } else {
+                step = .delegate(try delegateAnswer(&reader))
+            }
+        case "show-price-consent":
+            step = .showPriceConsent
         case "observer":
             step = try observer(&reader)
         case "buy":
@@ -395,7 +402,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, show-price-consent, advance, restart, paywall and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -407,6 +414,15 @@ public struct FeedParser: Sendable {
         switch name {
         case "ask-to-buy": return .askToBuy(try reader.flag())
         case "account-ask-to-buy": return .accountAskToBuy(try reader.flag())
+        case "account-payments": return .accountPayments(try reader.flag())
+        case "price-consent":
+            let value = try reader.word("consent, decline or dismiss")
+            guard let answer = PriceConsentAnswer(rawValue: value) else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(value)\" is not an answer to a price-consent sheet",
+                    hint: "use consent, decline or dismiss")
+            }
+            return .priceConsent(answer)
         case "interrupted-purchases": return .interruptedPurchases(try reader.flag())
         case "payments-allowed": return .paymentsAllowed(try reader.flag())
         case "billing-retry": return .billingRetry(try reader.flag())
@@ -448,7 +464,7 @@ public struct FeedParser: Sendable {
                 at: reader.lastColumn,
                 "unknown setting \"\(name)\"",
                 hint:
-                    "settings are ask-to-buy, account-ask-to-buy, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
+                    "settings are ask-to-buy, account-ask-to-buy, account-payments, price-consent, fail-transactions, interrupted-purchases, payments-allowed, storefront, locale, billing-retry, grace-period, error and history"
             )
         }
     }

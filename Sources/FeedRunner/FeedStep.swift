@@ -1,5 +1,6 @@
 public import Foundation
 public import StoreModels
+public import StoreSimulator
 
 /// One step of a feed: an action on the store, the app or the clock, or an expectation.
 public enum FeedStep: Sendable, Hashable {
@@ -34,8 +35,14 @@ public enum FeedStep: Sendable, Hashable {
     public enum Setting: Sendable, Hashable {
         /// `set ask-to-buy on|off`.
         case askToBuy(Bool)
-        /// `set account-ask-to-buy on|off`: the current user's account is a child's, whose purchases ask a parent.
+        /// `set account-ask-to-buy on|off`: the current user's account is a child's whose purchases ask a parent (on),
+        /// or one whose purchases never do (off), whatever `set ask-to-buy` says; kept by the store.
         case accountAskToBuy(Bool)
+        /// `set account-payments on|off`: the current user's account may make payments (on) or may not (off),
+        /// whatever `set payments-allowed` says; kept by the store.
+        case accountPayments(Bool)
+        /// `set price-consent consent|decline|dismiss`: what the customer does when a price-consent sheet is shown.
+        case priceConsent(PriceConsentAnswer)
         /// `set fail-transactions on [CODE]|off`.
         case failTransactions(Bool, StoreErrorCode)
         /// `set interrupted-purchases on|off`.
@@ -124,6 +131,9 @@ public enum FeedStep: Sendable, Hashable {
         /// `expect delegate asked REF` / `expect delegate not-asked REF`: whether the queue delegate was asked to go
         /// on with the transaction in a new storefront.
         case delegateAsked(Reference, Bool)
+        /// `expect delegate asked-price-consent` / `expect delegate not-asked-price-consent`: whether the current
+        /// device's queue delegate was asked `paymentQueueShouldShowPriceConsent(_:)` since the app started.
+        case delegateAskedPriceConsent(Bool)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
@@ -143,6 +153,11 @@ public enum FeedStep: Sendable, Hashable {
     /// `delegate should-continue yes|no` / `delegate remove`: the current device's queue delegate, answering a
     /// storefront change during a purchase; `nil` removes it.
     case delegate(Bool?)
+    /// `delegate price-consent yes|no`: the current device's queue delegate (made if there is none, going on in a new
+    /// storefront), answering `paymentQueueShouldShowPriceConsent(_:)`.
+    case delegatePriceConsent(Bool)
+    /// `show-price-consent`: the app calls `SKPaymentQueue.showPriceConsentIfNeeded()` on the current device.
+    case showPriceConsent
     /// `buy PRODUCT [quantity N] [user NAME] [offer ID] [ask-to-buy] [as HANDLE]`.
     case buy(product: String, quantity: Int, username: String?, offer: String?, askToBuy: Bool, handle: String?)
     /// `next PRODUCT|any succeeds|fails CODE|asks-to-buy|is-interrupted|changes-storefront CODE`.

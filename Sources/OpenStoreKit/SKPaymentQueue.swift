@@ -96,11 +96,12 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// The app's payment queue, bound to ``StoreSimulator/SimulatedStore/default``.
     public static func `default`() -> SKPaymentQueue { sharedDefault }
 
-    /// Whether the device of ``default()`` may make payments.
+    /// Whether the device of ``default()`` may make payments: whether its account may (a child's account may carry
+    /// its own setting, ``StoreSimulator/SimulatedStore/updateAccountSettings(_:_:)``).
     public static func canMakePayments() -> Bool { sharedDefault.canMakePayments() }
 
-    /// Whether this queue's device may make payments.
-    public func canMakePayments() -> Bool { store.settings.paymentsAllowed }
+    /// Whether this queue's device may make payments: its account's own setting, else the store-wide one.
+    public func canMakePayments() -> Bool { store.paymentsAllowed(account: account) }
 
     /// The storefront of the queue's account.
     public var storefront: SKStorefront? { SKStorefront(store.settings.storefront) }
@@ -135,12 +136,21 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     public var transactions: [SKPaymentTransaction] { state.withLock { Array($0.transactions) } }
 
     /// Adds an observer (held weakly). Transactions not yet reported to any observer are reported to it.
+    ///
+    /// When it is the first observer and a price increase of the account waits for consent, the ``delegate`` is then
+    /// asked whether to show the price-consent sheet (`paymentQueueShouldShowPriceConsent(_:)`), as StoreKit does at
+    /// launch: set the delegate before adding observers.
     public func add(_ observer: any SKPaymentTransactionObserver) {
-        state.withLock { state in
+        let first = state.withLock { state -> Bool in
+            let first = state.liveObservers().isEmpty
             state.observers.removeAll { $0.observer == nil || $0.observer === observer }
             state.observers.append(WeakObserver(observer: observer))
+            return first
         }
-        store.lane.enqueue { [self] in deliver(transactions) }
+        store.lane.enqueue { [self] in
+            deliver(transactions)
+            if first, !store.pendingPriceConsent(account: account).isEmpty { askToShowPriceConsent() }
+        }
     }
 
     /// Removes an observer.
@@ -229,7 +239,17 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             observers.callEach { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs) }
         case .storefrontChanged:
             observers.callEach { $0.paymentQueueDidChangeStorefront(self) }
+        case .priceConsentNeeded:
+            // Only an app that is running (it added an observer) hears of it; one that is not is asked at its launch.
+            guard !observers.isEmpty else { return }
+            askToShowPriceConsent()
         }
+    }
+
+    /// Asks the delegate whether to show the price-consent sheet now (yes without one), and shows it if so.
+    private func askToShowPriceConsent() {
+        let show = delegate?.paymentQueueShouldShowPriceConsent(self) ?? true
+        if show { store.showPriceConsent(account: account) }
     }
 
     /// Handles `.updated([update])`.

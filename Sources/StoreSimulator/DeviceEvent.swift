@@ -16,4 +16,7 @@ public enum DeviceEvent: Sendable, Hashable {
     case entitlementsRevoked([String])
     /// The storefront changed.
     case storefrontChanged(Storefront)
+    /// Price increases of these subscription products wait for the customer's consent: the app, if it has an
+    /// observer, may show the price-consent sheet (``SimulatedStore/showPriceConsent(account:)``).
+    case priceConsentNeeded([String])
 }

@@ -165,6 +165,10 @@ extension SimulatedStore {
             setReceiptExpired(expired, deviceID: deviceID)
         case .moveClock:
             break  // the clock was moved to the entry's time before it was replayed
+        case .updateAccountSettings(let account, let settings):
+            updateAccountSettings(account) { $0 = settings }
+        case .showPriceConsent(let account):
+            showPriceConsent(account: account)
         }
     }
 }

@@ -139,7 +139,7 @@ extension SimulatedStore {
         let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
             let device = state.devices[deviceID] ?? StoreState.Device(id: deviceID, account: Self.defaultAccount)
             if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.endpoint) }
-            if !state.settings.paymentsAllowed {
+            if !state.paymentsAllowed(account: device.account) {
                 return (
                     .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.endpoint
                 )
@@ -214,7 +214,7 @@ extension StoreState {
             transaction.state = .failed
             transaction.failure = StoreFailure(code, message)
         }
-        guard settings.paymentsAllowed else {
+        guard paymentsAllowed(account: account) else {
             return reject(.paymentNotAllowed, "this device may not make payments")
         }
         guard let product = product(request.productID) else {
@@ -266,7 +266,7 @@ extension StoreState {
             outcome = .fail(StoreFailure(settings.failureError, "transactions fail (failTransactionsEnabled)"))
         } else if settings.interruptedPurchasesEnabled {
             outcome = .interrupt
-        } else if settings.askToBuyEnabled || request.simulatesAskToBuy {
+        } else if askToBuyEnabled(account: account) || request.simulatesAskToBuy {
             outcome = .askToBuy
         } else {
             outcome = .succeed

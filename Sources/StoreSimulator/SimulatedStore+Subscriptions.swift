@@ -114,15 +114,17 @@ extension SimulatedStore {
     }
 
     /// Marks a price increase of the subscription a transaction belongs to as waiting for the customer's consent. Unless
-    /// the customer consents before the end of the period, the subscription then expires.
+    /// the customer consents before the end of the period, the subscription then expires. The account's open devices
+    /// hear `.priceConsentNeeded` (see ``showPriceConsent(account:)``).
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``.
     public func requestPriceIncreaseConsent(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.requestPriceIncreaseConsent(transactionID))
         defer { journal?.end() }
-        try changePriceIncrease(transactionID, expectPending: false) { subscription in
+        let account = try changePriceIncrease(transactionID, expectPending: false) { subscription in
             subscription.pendingPriceIncrease = true
         }
+        if let account { announcePriceConsent(account: account) }
     }
 
     /// The customer consents to the pending price increase: the subscription renews at the end of the period.
@@ -131,7 +133,7 @@ extension SimulatedStore {
     public func consentToPriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.consentToPriceIncrease(transactionID))
         defer { journal?.end() }
-        try changePriceIncrease(transactionID, expectPending: true) { subscription in
+        _ = try changePriceIncrease(transactionID, expectPending: true) { subscription in
             subscription.pendingPriceIncrease = false
         }
     }
@@ -143,7 +145,7 @@ extension SimulatedStore {
     public func declinePriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.declinePriceIncrease(transactionID))
         defer { journal?.end() }
-        try changePriceIncrease(transactionID, expectPending: true) { subscription in
+        _ = try changePriceIncrease(transactionID, expectPending: true) { subscription in
             subscription.pendingPriceIncrease = false
             subscription.autoRenew = false
         }
@@ -153,10 +155,10 @@ extension SimulatedStore {
         _ transactionID: UInt64,
         expectPending: Bool,
         change: (inout SubscriptionState) -> Void
-    ) throws(StoreSimulatorError) {
-        try state.withLock { state throws(StoreSimulatorError) in
+    ) throws(StoreSimulatorError) -> String? {
+        try state.withLock { state throws(StoreSimulatorError) -> String? in
             let key = try state.subscriptionKey(forTransaction: transactionID)
-            guard var subscription = state.subscriptions[key] else { return }
+            guard var subscription = state.subscriptions[key] else { return nil }
             guard subscription.phase != .expired else {
                 throw StoreSimulatorError(
                     .invalidAction, "the subscription of transaction \(transactionID) has expired")
@@ -173,6 +175,7 @@ extension SimulatedStore {
             state.records[latestID]?.isPendingPriceIncreaseConsent = subscription.pendingPriceIncrease
             state.records[latestID]?.autoRenewEnabled = subscription.autoRenew
             state.subscriptions[key] = subscription
+            return subscription.account
         }
     }
 

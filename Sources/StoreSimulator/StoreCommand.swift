@@ -57,6 +57,10 @@ enum StoreCommand: Sendable {
     case setReceiptExpired(Bool, deviceID: String)
     /// The clock was moved directly (not through the store); recorded when the journal is flushed or closed.
     case moveClock
+    /// ``SimulatedStore/updateAccountSettings(_:_:)``, with the settings it left the account.
+    case updateAccountSettings(account: String, AccountSettings)
+    /// ``SimulatedStore/showPriceConsent(account:)``.
+    case showPriceConsent(account: String)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -84,6 +88,8 @@ enum StoreCommand: Sendable {
         case advance = 22
         case setReceiptExpired = 23
         case moveClock = 24
+        case updateAccountSettings = 25
+        case showPriceConsent = 26
     }
 
     // MARK: Encoding
@@ -167,6 +173,13 @@ enum StoreCommand: Sendable {
             writer.string(deviceID)
         case .moveClock:
             writer.header(.moveClock, time)
+        case .updateAccountSettings(let account, let settings):
+            writer.header(.updateAccountSettings, time)
+            writer.string(account)
+            writer.blob(Self.json(settings))
+        case .showPriceConsent(let account):
+            writer.header(.showPriceConsent, time)
+            writer.string(account)
         }
     }
 
@@ -254,6 +267,12 @@ enum StoreCommand: Sendable {
             command = .setReceiptExpired(try reader.bool("the expired flag"), deviceID: try reader.string("the device"))
         case .moveClock:
             command = .moveClock
+        case .updateAccountSettings:
+            command = .updateAccountSettings(
+                account: try reader.string("the account"),
+                try reader.json(AccountSettings.self, "the account's settings"))
+        case .showPriceConsent:
+            command = .showPriceConsent(account: try reader.string("the account"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

@@ -28,7 +28,29 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     public var paymentsAllowed = true
     /// Failures to simulate, by operation.
     public var simulatedErrors: [StoreAPI: StoreFailure] = [:]
+    /// What the customer does when a price-consent sheet is shown: closes it without answering by default.
+    public var priceConsentAnswer = PriceConsentAnswer.dismiss
 
     /// The default settings: everything off, United States, `en_US`, real time.
     public init() {}
+
+    /// Reads settings; those a state file of an earlier release does not hold (``priceConsentAnswer``) take their
+    /// defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        askToBuyEnabled = try container.decode(Bool.self, forKey: .askToBuyEnabled)
+        disableDialogs = try container.decode(Bool.self, forKey: .disableDialogs)
+        interruptedPurchasesEnabled = try container.decode(Bool.self, forKey: .interruptedPurchasesEnabled)
+        billingRetryOnRenewal = try container.decode(Bool.self, forKey: .billingRetryOnRenewal)
+        billingGracePeriodEnabled = try container.decode(Bool.self, forKey: .billingGracePeriodEnabled)
+        storefront = try container.decode(Storefront.self, forKey: .storefront)
+        locale = try container.decode(String.self, forKey: .locale)
+        timeRate = try container.decode(Int.self, forKey: .timeRate)
+        failTransactionsEnabled = try container.decode(Bool.self, forKey: .failTransactionsEnabled)
+        failureError = try container.decode(StoreErrorCode.self, forKey: .failureError)
+        paymentsAllowed = try container.decode(Bool.self, forKey: .paymentsAllowed)
+        simulatedErrors = try container.decode([StoreAPI: StoreFailure].self, forKey: .simulatedErrors)
+        priceConsentAnswer =
+            try container.decodeIfPresent(PriceConsentAnswer.self, forKey: .priceConsentAnswer) ?? .dismiss
+    }
 }

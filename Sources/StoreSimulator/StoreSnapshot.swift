@@ -63,6 +63,8 @@ struct StoreSnapshot: Codable, Sendable {
     var retention: String
     var configuration: StoredConfiguration
     var settings: StoreSettings
+    /// The settings accounts carry themselves; absent from the snapshots of earlier releases.
+    var accountSettings: [String: AccountSettings]?
     var nextTransactionID: UInt64
     var nextWebOrderLineItemID: UInt64
     /// The history, by identifier.
@@ -81,6 +83,7 @@ struct StoreSnapshot: Codable, Sendable {
         self.retention = state.retention == .all ? "all" : "receiptOnly"
         self.configuration = StoredConfiguration(state.configuration)
         self.settings = state.settings
+        self.accountSettings = state.accountSettings.isEmpty ? nil : state.accountSettings
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
@@ -110,6 +113,7 @@ struct StoreSnapshot: Codable, Sendable {
         }
         var state = StoreState(configuration: configuration.configuration, retention: retention)
         state.settings = settings
+        state.accountSettings = accountSettings ?? [:]
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })

@@ -52,6 +52,8 @@ struct StoreState: Sendable {
     /// identifier costs less than hashing it.
     private var lastProduct: ProductDefinition?
     var settings: StoreSettings
+    /// The settings accounts carry themselves, by account; an account not listed follows the store-wide settings.
+    var accountSettings: [String: AccountSettings] = [:]
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
     var records: [UInt64: TransactionRecord] = [:]
@@ -120,6 +122,16 @@ struct StoreState: Sendable {
     /// The records of an account, oldest first.
     func records(of account: String) -> [TransactionRecord] {
         records.values.filter { $0.account == account }.sorted { $0.id < $1.id }
+    }
+
+    /// Whether an account may make payments: its own setting, else the store-wide one.
+    func paymentsAllowed(account: String) -> Bool {
+        accountSettings[account]?.paymentsAllowed ?? settings.paymentsAllowed
+    }
+
+    /// Whether an account's purchases ask a parent: its own setting, else the store-wide one.
+    func askToBuyEnabled(account: String) -> Bool {
+        accountSettings[account]?.askToBuyEnabled ?? settings.askToBuyEnabled
     }
 
     /// The devices signed in to an account, in identifier order.

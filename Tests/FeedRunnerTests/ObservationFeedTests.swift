@@ -331,6 +331,97 @@ struct ObservationFeedTests {
             message: "expected state deferred, observed purchased"
         ),
         ObservationCase(
+            name: "the delegate asked to show a price-consent sheet",
+            passing: """
+                delegate price-consent yes
+                set price-consent decline
+                buy com.example.premium.monthly as sub
+                expect delegate not-asked-price-consent
+                price-increase sub request
+                expect delegate asked-price-consent
+                advance 8d
+                expect phase com.example.premium.monthly expired
+                """,
+            failing: """
+                delegate price-consent yes
+                buy com.example.premium.monthly as sub
+                expect delegate asked-price-consent
+                """,
+            line: 3,
+            message:
+                "expected the delegate of user default asked whether to show a price-consent sheet; it was not asked since the app started"
+        ),
+        ObservationCase(
+            name: "the delegate not asked while the app has no observer",
+            passing: """
+                delegate price-consent no
+                buy com.example.premium.monthly as sub
+                observer remove app
+                price-increase sub request
+                expect delegate not-asked-price-consent
+                observer add app
+                expect delegate asked-price-consent
+                """,
+            failing: """
+                delegate price-consent no
+                buy com.example.premium.monthly as sub
+                price-increase sub request
+                expect delegate not-asked-price-consent
+                """,
+            line: 4,
+            message:
+                "expected the delegate of user default not asked whether to show a price-consent sheet; it was asked once since the app started"
+        ),
+        ObservationCase(
+            name: "a deferred price-consent sheet shown by the app",
+            passing: """
+                delegate price-consent no
+                set price-consent consent
+                buy com.example.premium.monthly as sub
+                price-increase sub request
+                expect delegate asked-price-consent
+                show-price-consent
+                advance 8d
+                expect phase com.example.premium.monthly active
+                """,
+            failing: """
+                delegate price-consent no
+                set price-consent consent
+                buy com.example.premium.monthly as sub
+                price-increase sub request
+                advance 8d
+                expect phase com.example.premium.monthly active
+                """,
+            line: 6,
+            message: "expected com.example.premium.monthly active, it is expired"
+        ),
+        ObservationCase(
+            name: "payments allowed for one account",
+            passing: """
+                user child
+                set account-payments off
+                buy com.example.pro as kid
+                expect error kid paymentNotAllowed
+                user parent
+                buy com.example.pro as grown
+                expect state grown purchased
+                set payments-allowed off
+                user child
+                set account-payments on
+                buy com.example.pro as allowed
+                expect state allowed purchased
+                """,
+            failing: """
+                user child
+                set account-payments off
+                user parent
+                buy com.example.pro as grown
+                expect error grown paymentNotAllowed
+                """,
+            line: 5,
+            message: "expected error paymentNotAllowed, observed none"
+        ),
+        ObservationCase(
             name: "devices of one account",
             passing: """
                 buy com.example.pro as pro
@@ -534,6 +625,10 @@ struct ObservationFeedTests {
             ("expect restore finished many times", .invalidValue, 1, 25),
             ("device", .wrongArguments, 1, 7),
             ("set account-ask-to-buy maybe", .invalidValue, 1, 24),
+            ("set account-payments maybe", .invalidValue, 1, 22),
+            ("set price-consent maybe", .invalidValue, 1, 19),
+            ("delegate price-consent maybe", .invalidValue, 1, 24),
+            ("expect delegate asked-price-consent now", .wrongArguments, 1, 37),
             ("promote com.example.pro to t", .wrongArguments, 1, 25),
             ("promote com.example.nothing", .unknownProduct, 1, 9),
             ("promote com.example.pro as t\nbuy com.example.pro as t", .unknownHandle, 2, 24),

@@ -105,4 +105,65 @@ struct StateFileFeedTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("not a database\n".utf8))
     }
+
+    @Test("An account's Ask to Buy and payments settings stay in the state file for the next run")
+    func accountSettingsAcrossRuns() throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let first = """
+            user child
+            set account-ask-to-buy on
+            user teen
+            set account-payments off
+            """
+        #expect(try FeedRun.run(first, file: "first", statePath: path).passed)
+        let second = """
+            user child
+            buy com.example.pro as kid
+            expect states kid purchasing deferred
+            user teen
+            buy com.example.pro as blocked
+            expect error blocked paymentNotAllowed
+            user parent
+            buy com.example.pro as grown
+            expect state grown purchased
+            """
+        let result = try FeedRun.run(second, file: "second", statePath: path)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+    }
+
+    @Test(
+        "A price increase waiting for consent is asked about again when the app restarts, on a state file as in memory")
+    func priceConsentAfterRestart() throws {
+        let feed = """
+            delegate price-consent yes
+            buy com.example.premium.monthly as sub
+            price-increase sub request
+            expect delegate asked-price-consent
+            restart
+            expect delegate asked-price-consent
+            set price-consent consent
+            show-price-consent
+            restart
+            expect delegate not-asked-price-consent
+            advance 8d
+            expect phase com.example.premium.monthly active
+            """
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let memory = MemoryEventLog()
+        let inMemory = try FeedRun.run(feed, file: "consent", log: memory)
+        #expect(inMemory.passed, "\(inMemory.failure?.description ?? "")")
+        let durable = MemoryEventLog()
+        let onFile = try FeedRun.run(feed, file: "consent", log: durable, statePath: directory.file("state.sqlite"))
+        #expect(onFile.passed, "\(onFile.failure?.description ?? "")")
+        #expect(durable.text == memory.text)
+        let questions = memory.lines.filter { $0.contains("\"event\":\"shouldShowPriceConsent\"") }
+        #expect(questions.count == 2)
+        #expect(
+            questions.allSatisfy {
+                $0.hasSuffix(",\"user\":\"default\",\"pending\":[\"com.example.premium.monthly\"],\"answer\":true}")
+            }, "\(questions)")
+    }
 }

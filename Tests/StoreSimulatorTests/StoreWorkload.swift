@@ -147,7 +147,18 @@ struct StoreWorkload {
         case 94..<96:
             store.setReceiptExpired(pick % 2 == 0, deviceID: deviceID)
         case 96..<98:
-            store.resetSettings()
+            switch pick % 4 {
+            case 0:
+                store.updateAccountSettings(account) { settings in
+                    settings.paymentsAllowed = pick % 16 < 4 ? false : pick % 16 < 6 ? true : nil
+                    settings.askToBuyEnabled = pick % 32 < 8 ? true : pick % 32 < 10 ? false : nil
+                }
+            case 1:
+                store.updateSettings { $0.priceConsentAnswer = PriceConsentAnswer.allCases[Int(pick / 4 % 3)] }
+                store.showPriceConsent(account: account)
+            default:
+                store.resetSettings()
+            }
         default:
             if pick % 50 == 0 { store.clearTransactions() } else { _ = try? store.advance(by: 30 * 86_400) }
         }
