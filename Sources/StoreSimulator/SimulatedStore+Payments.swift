@@ -131,6 +131,11 @@ extension SimulatedStore {
     /// Restores a device's completed transactions: one new `.restored` transaction per non-consumable purchase and per
     /// auto-renewable subscription period, then the end of the restore. Call on the lane.
     ///
+    /// Transactions still unfinished in the device's queue (purchased, not yet finished) are not restored: the device
+    /// already holds them. A transaction unfinished on another device of the account is restored, since each device's
+    /// queue is its own. The restore ends with one `restoreFinished` however many transactions it restored, none
+    /// included.
+    ///
     /// With an application username, only purchases made with that username or with none are restored.
     public func restore(deviceID: String, applicationUsername: String?) {
         journal?.begin(.restore(deviceID: deviceID, applicationUsername: applicationUsername))
@@ -144,9 +149,16 @@ extension SimulatedStore {
                     .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.endpoint
                 )
             }
+            // Only finished transactions are restored: a purchase (or renewal) still unfinished in this device's queue
+            // stays there as it is, with no `.restored` copy beside it. Another device's queue is its own.
+            var unfinished = Set<UInt64>()
+            for entry in device.queue where entry.transaction.state == .purchased {
+                if let recordID = entry.transaction.recordID { unfinished.insert(recordID) }
+            }
             var restored: [DeviceTransaction] = []
             for record in state.records(of: device.account)
             where record.productType.isRestorable && record.state == .purchased && record.cancellationDate == nil
+                && !unfinished.contains(record.id)
                 && (applicationUsername == nil || record.applicationUsername == nil
                     || record.applicationUsername == applicationUsername)
             {
