@@ -9,7 +9,8 @@ extension SimulatedStore {
     /// `.purchased` transaction, without a `.purchasing` one before.
     ///
     /// As in the app, an owned non-consumable or the subscription already running is granted again without a second
-    /// charge; a higher level of a subscription group upgrades at once, a lower one takes effect at the next renewal.
+    /// charge; a higher level of a subscription group, or the same level with a period of the same duration, replaces
+    /// the running period at once, a lower level or another duration takes effect at the next renewal.
     ///
     /// - Returns: the record that grants the purchase.
     /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10.

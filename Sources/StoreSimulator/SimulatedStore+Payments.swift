@@ -131,6 +131,11 @@ extension SimulatedStore {
     /// Restores a device's completed transactions: one new `.restored` transaction per non-consumable purchase and per
     /// auto-renewable subscription period, then the end of the restore. Call on the lane.
     ///
+    /// Transactions still unfinished in the device's queue (purchased, not yet finished) are not restored: the device
+    /// already holds them. A transaction unfinished on another device of the account is restored, since each device's
+    /// queue is its own. The restore ends with one `restoreFinished` however many transactions it restored, none
+    /// included.
+    ///
     /// With an application username, only purchases made with that username or with none are restored.
     public func restore(deviceID: String, applicationUsername: String?) {
         journal?.begin(.restore(deviceID: deviceID, applicationUsername: applicationUsername))
@@ -144,9 +149,16 @@ extension SimulatedStore {
                     .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.endpoint
                 )
             }
+            // Only finished transactions are restored: a purchase (or renewal) still unfinished in this device's queue
+            // stays there as it is, with no `.restored` copy beside it. Another device's queue is its own.
+            var unfinished = Set<UInt64>()
+            for entry in device.queue where entry.transaction.state == .purchased {
+                if let recordID = entry.transaction.recordID { unfinished.insert(recordID) }
+            }
             var restored: [DeviceTransaction] = []
             for record in state.records(of: device.account)
             where record.productType.isRestorable && record.state == .purchased && record.cancellationDate == nil
+                && !unfinished.contains(record.id)
                 && (applicationUsername == nil || record.applicationUsername == nil
                     || record.applicationUsername == applicationUsername)
             {
@@ -346,9 +358,22 @@ extension StoreState {
         }
     }
 
+    /// Whether two subscription periods last the same time (`P1W` and `P7D`, `P1Y` and `P12M`).
+    static func lastSameTime(_ one: SubscriptionPeriod, _ other: SubscriptionPeriod) -> Bool {
+        func normalized(_ period: SubscriptionPeriod) -> (Int, Bool) {
+            switch period.unit {
+            case .day: (period.value, false)
+            case .week: (period.value * 7, false)
+            case .month: (period.value, true)
+            case .year: (period.value * 12, true)
+            }
+        }
+        return normalized(one) == normalized(other)
+    }
+
     /// Charges a purchase and records it, and returns the record that grants it. An owned non-consumable or the
-    /// subscription already running is granted again without a second charge; an upgrade starts at once, a downgrade at
-    /// the next renewal.
+    /// subscription already running is granted again without a second charge; an upgrade, or a crossgrade of the same
+    /// duration, starts at once, a downgrade or a crossgrade of another duration at the next renewal.
     mutating func grant(
         recordID: UInt64,
         request: PaymentRequest,
@@ -389,8 +414,13 @@ extension StoreState {
                     records[recordID] = nil
                     return running.latestRecordID
                 }
-                let currentLevel = configuration.catalog.product(running.productID)?.subscription?.groupLevel ?? .max
-                guard info.groupLevel < currentLevel else {
+                let current = configuration.catalog.product(running.productID)?.subscription
+                let currentLevel = current?.groupLevel ?? .max
+                // An upgrade, or a crossgrade (same level) of the same duration, replaces the current period now; a
+                // downgrade, or a crossgrade of another duration, waits for the next renewal.
+                let sameDuration = current.map { Self.lastSameTime($0.period, info.period) } ?? false
+                let isImmediate = info.groupLevel < currentLevel || (info.groupLevel == currentLevel && sameDuration)
+                guard isImmediate else {
                     running.renewalProductID = product.id
                     subscriptions[key] = running
                     records[recordID] = nil

@@ -70,6 +70,66 @@ struct RestoreTests {
         #expect(observer.events == ["restoreFinished"])
     }
 
+    @Test("A purchase still unfinished on the restoring device is not restored; the restore still ends once")
+    func unfinishedIsNotRestored() {
+        let store = SimulatedStore(lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let observer = RecordingObserver(policy: .keep)
+        queue.add(observer)
+        let payment = SKMutablePayment()
+        payment.productIdentifier = "com.example.pro"
+        queue.add(payment)
+        store.runUntilIdle()
+        queue.restoreCompletedTransactions()
+        store.runUntilIdle()
+        #expect(queue.transactions.map(\.transactionState) == [.purchased], "the queue holds the purchase alone")
+        #expect(observer.states(of: "com.example.pro") == [.purchasing, .purchased])
+        #expect(observer.events.filter { $0 == "restoreFinished" }.count == 1)
+        #expect(observer.events.last == "restoreFinished")
+    }
+
+    @Test("Once finished, the same purchase is restored; unfinished renewals stay out while finished periods return")
+    func finishedIsRestored() throws {
+        let store = SimulatedStore(lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let observer = RecordingObserver(policy: .keep)
+        queue.add(observer)
+        for product in ["com.example.pro", "com.example.premium.yearly"] {
+            let payment = SKMutablePayment()
+            payment.productIdentifier = product
+            queue.add(payment)
+        }
+        store.runUntilIdle()
+        let pro = try #require(queue.transactions.first { $0.payment.productIdentifier == "com.example.pro" })
+        queue.finishTransaction(pro)
+        store.runUntilIdle()
+        queue.restoreCompletedTransactions()
+        store.runUntilIdle()
+        let restored = observer.updateBatches.flatMap { $0 }.filter { $0.transactionState == .restored }
+        #expect(restored.map(\.productIdentifier) == ["com.example.pro"], "the yearly purchase is still unfinished")
+        #expect(observer.events.filter { $0 == "restoreFinished" }.count == 1)
+    }
+
+    @Test("A purchase unfinished on another device of the account is restored on this one")
+    func unfinishedElsewhereIsRestored() {
+        let store = SimulatedStore(lane: .manual)
+        let phone = SKPaymentQueue(store: store, deviceID: "phone")
+        let keeper = RecordingObserver(policy: .keep)
+        phone.add(keeper)
+        let payment = SKMutablePayment()
+        payment.productIdentifier = "com.example.pro"
+        phone.add(payment)
+        store.runUntilIdle()
+        let tablet = SKPaymentQueue(store: store, deviceID: "tablet")
+        let observer = RecordingObserver(policy: .keep)
+        tablet.add(observer)
+        tablet.restoreCompletedTransactions()
+        store.runUntilIdle()
+        #expect(observer.states(of: "com.example.pro") == [.restored])
+        #expect(observer.events.filter { $0 == "restoreFinished" }.count == 1)
+        #expect(phone.transactions.map(\.transactionState) == [.purchased], "the phone's queue is unchanged")
+    }
+
     @Test("A failed restore calls only the failed callback, with the error's code")
     func restoreFails() {
         let (store, queue, observer) = purchaseEverything()

@@ -139,6 +139,21 @@ struct StoreConfigurationTests {
         #expect(configuration.catalog.subscriptions(inGroup: "0E5A17C5").count == 2)
     }
 
+    @Test("The repository's Examples/Tiers.storekit has every product type and a group of three levels with offers")
+    func tiersFile() throws {
+        let configuration = try StoreConfiguration(contentsOf: RepositoryFiles.example("Tiers.storekit"))
+        let products = configuration.catalog.products
+        #expect(Set(products.map(\.type)) == Set(ProductType.allCases))
+        let group = configuration.catalog.subscriptions(inGroup: "7A1B0000")
+        let levels = Dictionary(grouping: group) { $0.subscription?.groupLevel ?? 0 }
+        #expect(levels.keys.sorted() == [1, 2, 3])
+        let durations = Set(levels[1, default: []].compactMap { $0.subscription?.period.iso8601 })
+        #expect(durations == ["P1M", "P1Y"], "level 1 has two durations")
+        #expect(levels[1, default: []].filter { $0.subscription?.period.iso8601 == "P1M" }.count == 2)
+        #expect(group.contains { $0.subscription?.introductoryOffer != nil })
+        #expect(group.contains { !($0.subscription?.promotionalOffers.isEmpty ?? true) })
+    }
+
     @Test("Every .storekit file Xcode wrote in the shared samples loads", .requiresSharedData)
     func sharedSamples() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: SharedData.storeKitSamples.path)
