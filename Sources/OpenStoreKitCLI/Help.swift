@@ -36,7 +36,8 @@ enum Help {
           version     Print the release: openstorekit version (or openstorekit --version)
 
         Verdicts, progress and errors go to standard error; event logs, feeds, reports and JSON go to standard output.
-        Exit codes: 0 success, 1 an expectation failed, 2 a usage error or a malformed feed.
+        Exit codes: 0 success, 1 an expectation failed, 2 a usage error, a malformed feed or an output that could
+        not be written (standard output included).
         The feed language: docs/feeds.md.
 
         """

@@ -37,19 +37,23 @@ func openstorekitPath() throws -> String {
 
 /// Runs `openstorekit` with `arguments` in `directory` (the system's temporary directory by default, so that a stray
 /// relative output never lands in the checkout), with no standard input, and waits at most `timeout` seconds.
-func openstorekit(_ arguments: [String], in directory: URL? = nil, timeout: Double = 120) throws -> ExecutableRun {
+/// Standard output goes to `standardOutput` when given (and is then not captured).
+func openstorekit(
+    _ arguments: [String], in directory: URL? = nil, standardOutput: FileHandle? = nil, timeout: Double = 120
+) throws -> ExecutableRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try openstorekitPath())
     process.arguments = arguments
     process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
     let outPipe = Pipe()
     let errPipe = Pipe()
-    process.standardOutput = outPipe
+    process.standardOutput = standardOutput ?? outPipe
     process.standardError = errPipe
     process.standardInput = FileHandle.nullDevice
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    if standardOutput != nil { try outPipe.fileHandleForWriting.close() }
     let captured = Mutex<(out: Data, err: Data)>((Data(), Data()))
     let reading = DispatchGroup()
     for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {

@@ -193,4 +193,21 @@ struct OutputFileTests {
         }
         #expect(kind(path("dangling")) == S_IFLNK)
     }
+
+    @Test(
+        "Standard output that cannot be written (a full device) is reported on standard error, exit 2",
+        arguments: [
+            ["generate", "--users", "1", "--seed", "1"], ["demo"], ["run", "a.feed", "--log", "-"], ["help"],
+            ["version"],
+        ])
+    func fullStandardOutput(arguments: [String]) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let run = try openstorekit(arguments, in: directory, standardOutput: full)
+        #expect(run.code == 2, "\(arguments): \(run.stderr)")
+        #expect(
+            run.stderr.contains("openstorekit: cannot write to standard output: no space left on device"),
+            "\(run.stderr)")
+    }
 }
