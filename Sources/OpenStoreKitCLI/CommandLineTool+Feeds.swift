@@ -26,7 +26,7 @@ extension CommandLineTool {
         let outputs = [log] + (receipt.map { [$0] } ?? [])
         try OutputFile.checkDistinct(outputs)
         if let state = options.values["--state"] {
-            for output in outputs { try output.checkNotAmong([(what: "the state file \(state)", path: state)]) }
+            for output in outputs { try output.checkNotAmong(Self.stateFiles(state)) }
         }
         let events = MemoryEventLog()
         let result: FeedResult
@@ -95,7 +95,7 @@ extension CommandLineTool {
         }
         var inputs =
             feeds.map { (what: "the feed \($0)", path: $0) }
-            + (statePaths ?? []).map { (what: "the state file \($0)", path: $0) }
+            + (statePaths ?? []).flatMap(Self.stateFiles)
         if !outputs.isEmpty {
             inputs += feeds.flatMap { feed in
                 Self.configurationFiles(of: feed).map { (what: "the configuration file \($0) of \(feed)", path: $0) }
@@ -194,6 +194,15 @@ extension CommandLineTool {
             throw UsageError("--state names a file, but several feeds need a directory to keep one state file each")
         }
         return feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
+    }
+
+    /// A state file and the files the store keeps beside it (SQLite's `-wal` and `-shm`, the store's `.lock`), each
+    /// with what it is, as inputs no output may overwrite.
+    static func stateFiles(_ state: String) -> [(what: String, path: String)] {
+        [(what: "the state file \(state)", path: state)]
+            + ["-wal", "-shm", ".lock"].map {
+                (what: "the \($0) file beside the state file \(state)", path: state + $0)
+            }
     }
 
     private static func runOne(

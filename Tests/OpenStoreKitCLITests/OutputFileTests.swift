@@ -210,4 +210,23 @@ struct OutputFileTests {
             run.stderr.contains("openstorekit: cannot write to standard output: no space left on device"),
             "\(run.stderr)")
     }
+
+    @Test(
+        "The files SQLite and the store keep beside a state file are refused as outputs",
+        arguments: ["-wal", "-shm", ".lock"])
+    func stateCompanions(suffix: String) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = "st.sqlite"
+        let companion = path(state + suffix)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: companion))
+        let run = try openstorekit(["run", "a.feed", "--state", state, "--log", state + suffix], in: directory)
+        #expect(run.code == 2)
+        #expect(
+            run.stderr.contains("--log \(state)\(suffix) is the \(suffix) file beside the state file \(state)"),
+            "\(run.stderr)")
+        #expect(try String(contentsOfFile: companion, encoding: .utf8) == "kept")
+        let demo = try openstorekit(["demo", "--state", state, "--log", state + suffix], in: directory)
+        #expect(demo.code == 2)
+        #expect(try String(contentsOfFile: companion, encoding: .utf8) == "kept")
+    }
 }
