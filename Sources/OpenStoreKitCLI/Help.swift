@@ -19,7 +19,7 @@ enum Help {
         in its directory, renamed over it when complete); a symbolic link to a regular file replaces the file it
         points to and stays a link. A directory, a block device, a socket, a link to nothing, or a path that is one of
         the command's inputs (a feed, a state file or its -wal, -shm and .lock files) or another of its outputs is
-        refused before anything runs.
+        refused before anything runs; no directory is created until then.
         """
 
     static let overview = """

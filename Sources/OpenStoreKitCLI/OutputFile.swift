@@ -102,6 +102,15 @@ struct OutputFile {
         identity = FileIdentity(path: path)
     }
 
+    /// A new regular file at `path` in a directory the command creates once every output has been checked.
+    init(inNewDirectory path: String, option: String, what: String) {
+        self.option = option
+        self.what = what
+        self.path = path
+        destination = .replace(path)
+        identity = FileIdentity(path: path)
+    }
+
     /// Throws when this output is one of `inputs`, each a path and what it is, naming the path ("the feed x.feed").
     func checkNotAmong(_ inputs: [(what: String, path: String)]) throws(UsageError) {
         for input in inputs where FileIdentity(path: input.path) == identity {

@@ -229,4 +229,22 @@ struct OutputFileTests {
         #expect(demo.code == 2)
         #expect(try String(contentsOfFile: companion, encoding: .utf8) == "kept")
     }
+
+    @Test("A usage error found among the outputs creates no --log-dir and no --state directory")
+    func usageErrorCreatesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(feedText.utf8).write(to: directory.appendingPathComponent("b.feed"))
+        let run = try openstorekit(
+            ["run", "a.feed", "b.feed", "--log-dir", "logs/deep", "--state", "states", "--junit", "a.feed"],
+            in: directory)
+        #expect(run.code == 2)
+        #expect(run.stderr.contains("--junit a.feed is the feed a.feed"), "\(run.stderr)")
+        #expect(kind(path("logs")) == nil)
+        #expect(kind(path("states")) == nil)
+        let good = try openstorekit(
+            ["run", "a.feed", "b.feed", "--log-dir", "logs/deep", "--state", "states"], in: directory)
+        #expect(good.code == 0, "\(good.stderr)")
+        #expect(kind(path("logs/deep/a.jsonl")) == S_IFREG)
+        #expect(kind(path("states/b.sqlite")) == S_IFREG)
+    }
 }
