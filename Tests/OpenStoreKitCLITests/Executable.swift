@@ -37,13 +37,21 @@ func openstorekitPath() throws -> String {
 
 /// Runs `openstorekit` with `arguments` in `directory` (the system's temporary directory by default, so that a stray
 /// relative output never lands in the checkout), with no standard input, and waits at most `timeout` seconds.
-/// Standard output goes to `standardOutput` when given (and is then not captured).
+/// Standard output goes to `standardOutput` when given (and is then not captured). With `user`, the test running as
+/// root runs the executable as that user (through `setpriv`), so that permission checks apply to it.
 func openstorekit(
-    _ arguments: [String], in directory: URL? = nil, standardOutput: FileHandle? = nil, timeout: Double = 120
+    _ arguments: [String], in directory: URL? = nil, standardOutput: FileHandle? = nil, user: uid_t? = nil,
+    timeout: Double = 120
 ) throws -> ExecutableRun {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try openstorekitPath())
-    process.arguments = arguments
+    if let user {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments =
+            ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", try openstorekitPath()] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: try openstorekitPath())
+        process.arguments = arguments
+    }
     process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
     let outPipe = Pipe()
     let errPipe = Pipe()

@@ -247,4 +247,31 @@ struct OutputFileTests {
         #expect(kind(path("logs/deep/a.jsonl")) == S_IFREG)
         #expect(kind(path("states/b.sqlite")) == S_IFREG)
     }
+
+    @Test("An existing file the user may not write is refused and kept, as a shell redirection would refuse it")
+    func readOnlyTarget() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = path("ro.log")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(chmod(target, 0o444) == 0)
+        // Root may write any file: the check is then run as an unprivileged user who owns the file and directory.
+        let user: uid_t? = getuid() == 0 ? 65534 : nil
+        if let user {
+            #expect(chown(directory.path, user, user) == 0)
+            #expect(chown(target, user, user) == 0)
+        }
+        let refused = try openstorekit(["demo", "--log", target], user: user)
+        #expect(refused.code == 2)
+        #expect(
+            refused.stderr.contains(
+                "cannot write the event log (--log) to \(target): it is not writable (permission denied)"),
+            "\(refused.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+        var info = stat()
+        #expect(stat(target, &info) == 0 && info.st_mode & 0o777 == 0o444)
+        #expect(chmod(target, 0o644) == 0)
+        let written = try openstorekit(["demo", "--log", target], user: user)
+        #expect(written.code == 0, "\(written.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) != "old")
+    }
 }
