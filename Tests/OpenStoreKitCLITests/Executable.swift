@@ -24,13 +24,18 @@ func openstorekitPath() throws -> String {
         candidates.append(
             URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("openstorekit").path)
     }
+    if let main = Bundle.main.executableURL {
+        candidates.append(main.deletingLastPathComponent().appendingPathComponent("openstorekit").path)
+    }
     for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
         candidates.append(
             URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("openstorekit")
                 .path)
     }
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw ExecutableError(description: "no openstorekit executable next to the tests (looked at \(candidates))")
+        throw ExecutableError(
+            description: "no openstorekit executable next to the tests (looked at \(candidates)); "
+                + "build it with `swift build`")
     }
     return found
 }
@@ -79,11 +84,4 @@ func openstorekit(
     }
     let (out, err) = captured.withLock { $0 }
     return ExecutableRun(code: process.terminationStatus, out: out, err: err)
-}
-
-/// A new empty directory under the system's temporary directory.
-func makeTemporaryDirectory(_ prefix: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
