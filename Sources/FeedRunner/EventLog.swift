@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import StoreModels
 
 /// Where a feed run writes its event log: one JSON object per line (JSON Lines).
@@ -28,34 +28,6 @@ public final class DiscardingEventLog: EventLogSink {
     public init() {}
     /// Discards the line.
     public func append(_ line: String) {}
-}
-
-/// An event log written to a file handle through a buffer.
-public final class FileEventLog: EventLogSink {
-    private let handle: FileHandle
-    private var buffer = Data()
-
-    /// Writes to `handle`; call ``flush()`` when done.
-    public init(handle: FileHandle) {
-        self.handle = handle
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    /// Appends a line.
-    public func append(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(10)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    /// Writes what is buffered.
-    public func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    deinit { flush() }
 }
 
 /// Builds one event line with fields in a fixed order.

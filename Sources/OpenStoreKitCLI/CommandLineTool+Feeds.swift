@@ -26,7 +26,7 @@ extension CommandLineTool {
         let outputs = [log] + (receipt.map { [$0] } ?? [])
         try OutputFile.checkDistinct(outputs)
         if let state = options.values["--state"] {
-            for output in outputs { try output.checkNotAmong([(what: "the state file \(state)", path: state)]) }
+            for output in outputs { try output.checkNotAmong(Self.stateFiles(state)) }
         }
         let events = MemoryEventLog()
         let result: FeedResult
@@ -67,7 +67,7 @@ extension CommandLineTool {
         }
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let feeds = options.operands
-        let statePaths = try Self.statePaths(options.values["--state"], for: feeds)
+        let (statePaths, stateDirectory) = try Self.statePaths(options.values["--state"], for: feeds)
         var outputs: [OutputFile] = []
         let combined = try options.values["--log"].map { (path) throws(UsageError) in
             try OutputFile(path, option: "--log", what: "the event log")
@@ -78,24 +78,33 @@ extension CommandLineTool {
         if let combined { outputs.append(combined) }
         if let junit { outputs.append(junit) }
         var logFiles: [OutputFile]?
+        var directories: [(path: String, failure: UsageError)] = []
         if let logDirectory = options.values["--log-dir"] {
-            do {
-                try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
-            } catch {
-                throw UsageError(
-                    "cannot create the log directory \(logDirectory) (--log-dir); check that its parent is writable")
+            let failure = UsageError(
+                "cannot create the log directory \(logDirectory) (--log-dir); check that its parent is writable")
+            let exists = FileManager.default.fileExists(atPath: logDirectory)
+            if !exists {
+                guard Self.canCreateDirectory(logDirectory) else { throw failure }
+                directories.append((logDirectory, failure))
             }
             let files = try feeds.indices.map { (index) throws(UsageError) in
-                try OutputFile(
-                    "\(logDirectory)/\(Self.logName(for: feeds[index], index: index, among: feeds)).jsonl",
-                    option: "--log-dir", what: "the event log of \(feeds[index])")
+                let file = "\(logDirectory)/\(Self.logName(for: feeds[index], index: index, among: feeds)).jsonl"
+                let what = "the event log of \(feeds[index])"
+                return exists
+                    ? try OutputFile(file, option: "--log-dir", what: what)
+                    : OutputFile(inNewDirectory: file, option: "--log-dir", what: what)
             }
             logFiles = files
             outputs += files
         }
+        if let stateDirectory {
+            let failure = UsageError("cannot create the state directory \(stateDirectory)")
+            guard Self.canCreateDirectory(stateDirectory) else { throw failure }
+            directories.append((stateDirectory, failure))
+        }
         var inputs =
             feeds.map { (what: "the feed \($0)", path: $0) }
-            + (statePaths ?? []).map { (what: "the state file \($0)", path: $0) }
+            + (statePaths ?? []).flatMap(Self.stateFiles)
         if !outputs.isEmpty {
             inputs += feeds.flatMap { feed in
                 Self.configurationFiles(of: feed).map { (what: "the configuration file \($0) of \(feed)", path: $0) }
@@ -103,6 +112,13 @@ extension CommandLineTool {
         }
         for output in outputs { try output.checkNotAmong(inputs) }
         try OutputFile.checkDistinct(outputs)
+        for directory in directories {
+            do {
+                try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+            } catch {
+                throw directory.failure
+            }
+        }
         let scratch =
             combined == nil
             ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-\(UUID().uuidString)")
@@ -178,22 +194,43 @@ extension CommandLineTool {
     }
 
     /// The state file of each feed: `--state` itself for one feed, or a file per feed in the directory `--state`
-    /// names when several feeds run (or when it is an existing directory).
-    private static func statePaths(_ state: String?, for feeds: [String]) throws(UsageError) -> [String]? {
-        guard let state else { return nil }
+    /// names when several feeds run (or when it is an existing directory); with the directory to create first, when
+    /// it does not exist yet (created only once every output has been checked).
+    private static func statePaths(
+        _ state: String?, for feeds: [String]
+    ) throws(UsageError) -> (paths: [String]?, directory: String?) {
+        guard let state else { return (nil, nil) }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: state, isDirectory: &isDirectory)
-        guard feeds.count > 1 || (exists && isDirectory.boolValue) else { return [state] }
-        if !exists {
-            do {
-                try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-            } catch {
-                throw UsageError("cannot create the state directory \(state)")
-            }
-        } else if !isDirectory.boolValue {
+        guard feeds.count > 1 || (exists && isDirectory.boolValue) else { return ([state], nil) }
+        if exists, !isDirectory.boolValue {
             throw UsageError("--state names a file, but several feeds need a directory to keep one state file each")
         }
-        return feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
+        let paths = feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
+        return (paths, exists ? nil : state)
+    }
+
+    /// Whether the directory `path` (which does not exist) could be created: its nearest existing ancestor is a
+    /// writable directory.
+    private static func canCreateDirectory(_ path: String) -> Bool {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        while true {
+            url = url.deletingLastPathComponent()
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue && access(url.path, W_OK | X_OK) == 0
+            }
+            if url.path == "/" { return false }
+        }
+    }
+
+    /// A state file and the files the store keeps beside it (SQLite's `-wal` and `-shm`, the store's `.lock`), each
+    /// with what it is, as inputs no output may overwrite.
+    static func stateFiles(_ state: String) -> [(what: String, path: String)] {
+        [(what: "the state file \(state)", path: state)]
+            + ["-wal", "-shm", ".lock"].map {
+                (what: "the \($0) file beside the state file \(state)", path: state + $0)
+            }
     }
 
     private static func runOne(

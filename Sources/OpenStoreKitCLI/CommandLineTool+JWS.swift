@@ -28,10 +28,7 @@ extension CommandLineTool {
         )
         if printsHelp(options, for: "jws verify") { return 0 }
         guard !options.operands.isEmpty else { throw UsageError("jws verify needs at least one JWS file") }
-        let roots = options.repeated["--root"] ?? []
-        guard !roots.isEmpty || options.flags.contains("--test-root") else {
-            throw UsageError("jws verify trusts nothing by default: pass --root CERT (DER or PEM) or --test-root")
-        }
+        let roots = try options.trustedRootPaths(for: "jws verify")
         var verification = JWSVerificationOptions(
             bundleIdentifier: options.values["--bundle-id"],
             allowsXcode: options.flags.contains("--allow-xcode"),
@@ -45,15 +42,10 @@ extension CommandLineTool {
             }
             verification.environment = match
         }
-        switch options.values["--at"] {
-        case nil, "creation": verification.time = .signedDate
-        case "now": verification.time = .now
-        case let text?:
-            guard let date = ISO8601.parse(text) else {
-                throw UsageError(
-                    "--at takes creation, now or an ISO 8601 date such as 2024-02-23T17:27:16Z, not \"\(text)\"")
-            }
-            verification.time = .date(date)
+        switch try options.verificationMoment() {
+        case .creation: verification.time = .signedDate
+        case .now: verification.time = .now
+        case .date(let date): verification.time = .date(date)
         }
         let pretty = !options.flags.contains("--compact")
         let verifier: JWSVerifier

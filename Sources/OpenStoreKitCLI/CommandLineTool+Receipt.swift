@@ -30,24 +30,16 @@ extension CommandLineTool {
         guard options.operands.count == 1, let file = options.operands.first else {
             throw UsageError("receipt verify needs exactly one receipt file")
         }
-        let roots = options.repeated["--root"] ?? []
-        guard !roots.isEmpty || options.flags.contains("--test-root") else {
-            throw UsageError("receipt verify trusts nothing by default: pass --root CERT (DER or PEM) or --test-root")
-        }
+        let roots = try options.trustedRootPaths(for: "receipt verify")
         var verification = ReceiptVerificationOptions(
             bundleIdentifier: options.values["--bundle-id"],
             applicationVersion: options.values["--app-version"],
             allowsXcodeReceipts: options.flags.contains("--allow-xcode")
         )
-        switch options.values["--at"] {
-        case nil, "creation": verification.time = .creationDate
-        case "now": verification.time = .now
-        case let text?:
-            guard let date = ISO8601.parse(text) else {
-                throw UsageError(
-                    "--at takes creation, now or an ISO 8601 date such as 2024-02-23T17:27:16Z, not \"\(text)\"")
-            }
-            verification.time = .date(date)
+        switch try options.verificationMoment() {
+        case .creation: verification.time = .creationDate
+        case .now: verification.time = .now
+        case .date(let date): verification.time = .date(date)
         }
         if let device = options.values["--device-id"] {
             do throws(ReceiptError) {

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The `openstorekit` command: argument parsing and the commands, as a library so tests can run it.
 ///
-/// Exit codes: 0 success, 1 an expectation failed (or a receipt or JWS did not verify), 2 a usage error or a malformed feed.
+/// Exit codes: 0 success, 1 an expectation failed (or a receipt or JWS did not verify), 2 a usage error, a malformed
+/// feed or an output (standard output or error included) that could not be written.
 public struct CommandLineTool: Sendable {
     /// Where the command writes.
     public struct Output: Sendable {
@@ -15,6 +16,9 @@ public struct CommandLineTool: Sendable {
         public var err: @Sendable (String) -> Void
         /// Whether standard error is a terminal (progress lines are shown only then).
         public var isTerminal: Bool
+        /// Why writing to the process's standard output or error failed, nil when it did not (or for an output that
+        /// is not the process's).
+        var problem: @Sendable () -> String? = { nil }
 
         /// Creates an output.
         public init(
@@ -27,11 +31,13 @@ public struct CommandLineTool: Sendable {
 
         /// The process's standard output and error.
         public static var standard: Output {
-            Output(
-                out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                err: { FileHandle.standardError.write(Data($0.utf8)) },
+            var output = Output(
+                out: { StandardStream.output.write($0) },
+                err: { StandardStream.error.write($0) },
                 isTerminal: isatty(STDERR_FILENO) == 1
             )
+            output.problem = { StandardStream.output.problem ?? StandardStream.error.problem }
+            return output
         }
     }
 
@@ -42,8 +48,16 @@ public struct CommandLineTool: Sendable {
         self.output = output
     }
 
-    /// Runs the command with its arguments (without the program name) and returns the exit code.
+    /// Runs the command with its arguments (without the program name) and returns the exit code: 2 when the
+    /// process's standard output or error could not be written (reported on standard error when that still can be).
     public func run(_ arguments: [String]) -> Int32 {
+        let code = runCommand(arguments)
+        guard let problem = output.problem() else { return code }
+        output.err("openstorekit: cannot write to \(problem)\n")
+        return 2
+    }
+
+    private func runCommand(_ arguments: [String]) -> Int32 {
         _ = OutputFileWriter.creationMask
         guard let command = arguments.first else {
             output.err(Help.overview + "\nopenstorekit: give a command, such as `openstorekit demo`.\n")

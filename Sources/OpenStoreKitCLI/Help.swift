@@ -17,8 +17,9 @@ enum Help {
         Output files: FILE may be - (standard output), /dev/stdout or /dev/fd/N (that descriptor), or an existing
         FIFO or character device, which are written through. A regular file is replaced atomically (a temporary file
         in its directory, renamed over it when complete); a symbolic link to a regular file replaces the file it
-        points to and stays a link. A directory, a block device, a socket, a link to nothing, or a path that is one of
-        the command's inputs (a feed, a state file) or another of its outputs is refused before anything runs.
+        points to and stays a link. A directory, a block device, a socket, a link to nothing, an existing file you may
+        not write, or a path that is one of the command's inputs (a feed, a state file or its -wal, -shm and .lock
+        files) or another of its outputs is refused before anything runs; no directory is created until then.
         """
 
     static let overview = """
@@ -36,7 +37,8 @@ enum Help {
           version     Print the release: openstorekit version (or openstorekit --version)
 
         Verdicts, progress and errors go to standard error; event logs, feeds, reports and JSON go to standard output.
-        Exit codes: 0 success, 1 an expectation failed, 2 a usage error or a malformed feed.
+        Exit codes: 0 success, 1 an expectation failed, 2 a usage error, a malformed feed or an output that could
+        not be written (standard output included).
         The feed language: docs/feeds.md.
 
         """

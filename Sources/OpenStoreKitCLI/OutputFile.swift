@@ -14,7 +14,8 @@ import Foundation
 ///   shell redirection would;
 /// - an existing FIFO or character device (`/dev/null`, a terminal) is written through, never replaced;
 /// - a regular file, or a new one, is replaced atomically: the output goes to a temporary file in the same directory,
-///   renamed over the path once complete, so a reader sees the old file or the new one and never a part;
+///   renamed over the path once complete, so a reader sees the old file or the new one and never a part; an existing
+///   file the user may not write (`access(2)`, as a shell redirection would check) is refused;
 /// - a symbolic link is followed: a link to a regular file replaces that file (the link stays a link), a link to a
 ///   FIFO or device writes through to it; a link to nothing is refused;
 /// - a directory, a block device or a socket is refused, as is a path that names one of the command's inputs.
@@ -80,6 +81,10 @@ struct OutputFile {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
+            guard access(path, W_OK) == 0 else {
+                throw failure(
+                    "it is not writable (\(Self.describe(errno))); make it writable (chmod u+w) or give another file")
+            }
             guard link.st_mode & S_IFMT == S_IFLNK else {
                 try Self.checkDirectory(of: path, failure: failure)
                 destination = .replace(path)
@@ -99,6 +104,15 @@ struct OutputFile {
         default:
             throw failure("it is a socket or another special file; name a regular file, a FIFO or a device")
         }
+        identity = FileIdentity(path: path)
+    }
+
+    /// A new regular file at `path` in a directory the command creates once every output has been checked.
+    init(inNewDirectory path: String, option: String, what: String) {
+        self.option = option
+        self.what = what
+        self.path = path
+        destination = .replace(path)
         identity = FileIdentity(path: path)
     }
 

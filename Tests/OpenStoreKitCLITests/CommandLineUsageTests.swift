@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every command and receipt action, as typed.
@@ -71,8 +72,9 @@ struct CommandLineUsageTests {
             (["receipt", "verify", "x", "--test-root", "--at", "now", "--at", "creation"], "--at"),
         ])
     func twice(arguments: [String], option: String) throws {
-        let directory = try makeTemporaryDirectory("openstorekit-usage")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-usage")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let run = try openstorekit(arguments, in: directory)
         #expect(run.code == 2)
         #expect(run.stderr.contains("\(option) is given twice"), "\(run.stderr)")
@@ -93,8 +95,9 @@ struct CommandLineUsageTests {
 
     @Test("run: verdicts and the summary on standard error; --log - puts only the event log on standard output")
     func runOutput() throws {
-        let directory = try makeTemporaryDirectory("openstorekit-usage")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-usage")
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Data("buy com.example.pro as p\nexpect state p purchased\n".utf8).write(
             to: directory.appendingPathComponent("a.feed"))
         let quiet = try openstorekit(["run", "a.feed"], in: directory)
@@ -113,8 +116,9 @@ struct CommandLineUsageTests {
 
     @Test("Usage errors exit 2 with what to do on standard error, and nothing on standard output")
     func usageErrors() throws {
-        let directory = try makeTemporaryDirectory("openstorekit-usage")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-usage")
+        defer { temporary.remove() }
+        let directory = temporary.url
         for (arguments, message) in [
             ([String](), "give a command"),
             (["demo", "extra"], "demo takes no operands"),
@@ -132,8 +136,9 @@ struct CommandLineUsageTests {
 
     @Test("help demo tells what a second run on a state file does, and it does that")
     func demoOnStateFileTwice() throws {
-        let directory = try makeTemporaryDirectory("openstorekit-usage")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-usage")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let help = try openstorekit(["help", "demo"]).stdout
         #expect(help.contains("goes on with the store it holds"))
         #expect(help.contains("the eighth run on one"))

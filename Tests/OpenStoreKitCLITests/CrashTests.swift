@@ -3,6 +3,7 @@ import Ledger
 import ReceiptKit
 import StoreModels
 import StoreSimulator
+import Synchronization
 import TestSupport
 import Testing
 
@@ -21,99 +22,32 @@ private struct KillPlan {
     mutating func next(below bound: UInt64) -> UInt64 { random.next() % bound }
 }
 
-/// The `openstorekit` executable built with the tests: next to the test bundle (the test target depends on it).
-private func openstorekitExecutable() throws -> String {
-    var candidates: [String] = []
-    if let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        candidates.append(
-            URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("openstorekit").path)
-    }
-    if let main = Bundle.main.executableURL {
-        candidates.append(main.deletingLastPathComponent().appendingPathComponent("openstorekit").path)
-    }
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        candidates.append(
-            URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("openstorekit")
-                .path)
-    }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw CrashTestError(
-            "the openstorekit executable is not next to the test bundle (looked at \(candidates)); "
-                + "build it with `swift build`")
-    }
-    return found
-}
-
 private struct CrashTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
 
-/// A child process with its standard output in a pipe, read line by line.
-private final class Child {
-    let pid: pid_t
-    private let output: Int32
-    private var buffer: [UInt8] = []
-    private var finished = false
+/// The child process the crash runs are on, so that the test's time bound can end it.
+private final class CrashChildren: Sendable {
+    private let state = Mutex<(current: ChildProcess?, stopped: Bool)>((nil, false))
 
-    init(_ executable: String, _ arguments: [String], errorLog: String) throws {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw CrashTestError("pipe failed: \(errno)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        close(pipeEnds[1])
-        guard rc == 0 else {
-            close(pipeEnds[0])
-            throw CrashTestError("cannot start \(executable): error \(rc)")
-        }
-        self.pid = pid
-        self.output = pipeEnds[0]
-    }
-
-    deinit { close(output) }
-
-    /// The next line of output, or `nil` at the end.
-    func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard !finished else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                finished = true
-            }
+    /// Starts the next child, unless the runs were stopped.
+    func start(_ arguments: [String], errorLog: String) throws -> ChildProcess {
+        try state.withLock { state throws -> ChildProcess in
+            guard !state.stopped else { throw CrashTestError("the crash runs were stopped: they took too long") }
+            let child = try ChildProcess(arguments, errorLog: errorLog)
+            state.current = child
+            return child
         }
     }
 
-    /// Kills the process with SIGKILL and reaps it.
-    func kill9() {
-        _ = kill(pid, SIGKILL)
-        _ = waitForExit()
-    }
-
-    /// Waits for the process to end; its exit status, or -signal.
-    func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
-        return -(status & 0x7F)
+    /// Stops the runs: the current child is killed, and no other starts.
+    func stop() {
+        let child = state.withLock { state -> ChildProcess? in
+            state.stopped = true
+            return state.current
+        }
+        child?.kill9()
     }
 }
 
@@ -145,9 +79,9 @@ private struct CrashFigures: CustomStringConvertible {
 struct CrashTests {
     /// Runs the workload in a child process on one state file, killing it with SIGKILL `kills` times at seeded
     /// points (after a seeded number of its output lines), restarting it each time, then lets it finish.
-    private static func crashRun(seed: UInt64, kills target: Int, steps: Int, directory: String) throws -> CrashFigures
-    {
-        let executable = try openstorekitExecutable()
+    private static func crashRun(
+        seed: UInt64, kills target: Int, steps: Int, directory: String, children: CrashChildren
+    ) throws -> CrashFigures {
         let state = directory + "/state.sqlite"
         let errors = directory + "/stderr.log"
         var plan = KillPlan(seed: seed)
@@ -156,8 +90,7 @@ struct CrashTests {
             // Alternate per-change commits and group commits of various sizes, and snapshots, across restarts.
             let commitEvery = [1, 1, 4, 16, 64][Int(plan.next(below: 5))]
             let compactEvery = [0, 0, 0, 50][Int(plan.next(below: 4))]
-            let child = try Child(
-                executable,
+            let child = try children.start(
                 [
                     "crash-workload", "--state", state, "--seed", String(seed), "--steps", String(steps),
                     "--commit-every", String(commitEvery), "--compact-every", String(compactEvery),
@@ -190,8 +123,9 @@ struct CrashTests {
             while let line = child.readLine() { last = line }
             let status = child.waitForExit()
             guard status == 0, last == "done \(steps)" else {
-                let log = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-                throw CrashTestError("the workload ended with status \(status) after \"\(last)\": \(log)")
+                let silent = child.timedOut ? " (killed: it wrote nothing for too long)" : ""
+                throw CrashTestError(
+                    "the workload ended with status \(status)\(silent) after \"\(last)\": \(child.errors)")
             }
             break
         }
@@ -254,20 +188,27 @@ struct CrashTests {
         let seed = ProcessInfo.processInfo.environment["OPENSTOREKIT_CRASH_SEED"].flatMap(UInt64.init) ?? 20_260_101
         let kills = long ? 200 : 20
         let steps = long ? 1_200 : 150
-        let directory = FileManager.default.temporaryDirectory.path + "/crash-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        // The child processes are waited for on a thread of their own, not on the test's task.
+        let temporary = try TemporaryDirectory(prefix: "crash-test")
+        defer { temporary.remove() }
+        let directory = temporary.path
+        let children = CrashChildren()
+        // The child processes are waited for on a thread of their own, not on the test's task; when the bound
+        // passes, the child is killed, which ends the thread.
         let result: Result<CrashFigures, any Error> = try await bounded(
             "the crash runs", within: .seconds(long ? 7_200 : 900)
         ) {
-            await withCheckedContinuation { continuation in
-                Thread {
-                    continuation.resume(
-                        returning: Result {
-                            try Self.crashRun(seed: seed, kills: kills, steps: steps, directory: directory)
-                        })
-                }.start()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    Thread {
+                        continuation.resume(
+                            returning: Result {
+                                try Self.crashRun(
+                                    seed: seed, kills: kills, steps: steps, directory: directory, children: children)
+                            })
+                    }.start()
+                }
+            } onCancel: {
+                children.stop()
             }
         }
         let figures = try result.get()

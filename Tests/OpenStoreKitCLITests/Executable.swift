@@ -24,32 +24,49 @@ func openstorekitPath() throws -> String {
         candidates.append(
             URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("openstorekit").path)
     }
+    if let main = Bundle.main.executableURL {
+        candidates.append(main.deletingLastPathComponent().appendingPathComponent("openstorekit").path)
+    }
     for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
         candidates.append(
             URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent().appendingPathComponent("openstorekit")
                 .path)
     }
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw ExecutableError(description: "no openstorekit executable next to the tests (looked at \(candidates))")
+        throw ExecutableError(
+            description: "no openstorekit executable next to the tests (looked at \(candidates)); "
+                + "build it with `swift build`")
     }
     return found
 }
 
 /// Runs `openstorekit` with `arguments` in `directory` (the system's temporary directory by default, so that a stray
 /// relative output never lands in the checkout), with no standard input, and waits at most `timeout` seconds.
-func openstorekit(_ arguments: [String], in directory: URL? = nil, timeout: Double = 120) throws -> ExecutableRun {
+/// Standard output goes to `standardOutput` when given (and is then not captured). With `user`, the test running as
+/// root runs the executable as that user (through `setpriv`), so that permission checks apply to it.
+func openstorekit(
+    _ arguments: [String], in directory: URL? = nil, standardOutput: FileHandle? = nil, user: uid_t? = nil,
+    timeout: Double = 120
+) throws -> ExecutableRun {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try openstorekitPath())
-    process.arguments = arguments
+    if let user {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments =
+            ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", try openstorekitPath()] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: try openstorekitPath())
+        process.arguments = arguments
+    }
     process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
     let outPipe = Pipe()
     let errPipe = Pipe()
-    process.standardOutput = outPipe
+    process.standardOutput = standardOutput ?? outPipe
     process.standardError = errPipe
     process.standardInput = FileHandle.nullDevice
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    if standardOutput != nil { try outPipe.fileHandleForWriting.close() }
     let captured = Mutex<(out: Data, err: Data)>((Data(), Data()))
     let reading = DispatchGroup()
     for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
@@ -67,11 +84,4 @@ func openstorekit(_ arguments: [String], in directory: URL? = nil, timeout: Doub
     }
     let (out, err) = captured.withLock { $0 }
     return ExecutableRun(code: process.terminationStatus, out: out, err: err)
-}
-
-/// A new empty directory under the system's temporary directory.
-func makeTemporaryDirectory(_ prefix: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }

@@ -72,8 +72,9 @@ struct JWSCommandTests {
         "verify --allow-xcode: Xcode-signed data verifies under Xcode's certificate, with its dates as signed",
         .requiresSharedData)
     func xcode() throws {
-        let directory = try makeTemporaryDirectory("jws-xcode")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "jws-xcode")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let jws = try CompactJWS(contentsOfFile: JWSVectors.path("asslp_xcode-signed-transaction.jws"))
         let first = try #require(jws.certificateChain?.first)
         let certificate = try #require(Data(base64Encoded: first))
@@ -89,8 +90,9 @@ struct JWSCommandTests {
 
     @Test("verify: JWS from the simulator's signer verify with --test-root, or the root as PEM or DER")
     func ownSigner() throws {
-        let directory = try makeTemporaryDirectory("jws-own")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "jws-own")
+        defer { temporary.remove() }
+        let directory = temporary.url
         var transaction = JWSTransaction()
         transaction.bundleId = "com.example.app"
         transaction.environment = .sandbox
@@ -140,8 +142,9 @@ struct JWSCommandTests {
 
     @Test("decode prints header and payload unverified; a file that is not a JWS exits 1 with code 600")
     func decode() throws {
-        let directory = try makeTemporaryDirectory("jws-decode")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "jws-decode")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let file = directory.appendingPathComponent("t.jws")
         try Data(try JWSSigner().sign(payloadJSON: Array(#"{"bundleId":"b","environment":"Sandbox"}"#.utf8)).utf8)
             .write(to: file)

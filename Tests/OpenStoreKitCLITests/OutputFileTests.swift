@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -27,10 +28,11 @@ private let outputOptions: [(name: String, arguments: @Sendable (String) -> [Str
 
 @Suite("Output files: written through, replaced atomically, or refused; never destroyed")
 struct OutputFileTests {
-    let directory: URL
+    let temporary: TemporaryDirectory
+    var directory: URL { temporary.url }
 
     init() throws {
-        directory = try makeTemporaryDirectory("openstorekit-output")
+        temporary = try TemporaryDirectory(prefix: "openstorekit-output")
         try Data(feedText.utf8).write(to: directory.appendingPathComponent("a.feed"))
     }
 
@@ -38,7 +40,7 @@ struct OutputFileTests {
 
     @Test("A symbolic link to a character device stays a link; the output goes through it", arguments: [0, 1, 2, 3, 4])
     func linkToDevice(option: Int) throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let link = path("null")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
         let run = try openstorekit(outputOptions[option].arguments(link), in: directory)
@@ -49,7 +51,7 @@ struct OutputFileTests {
 
     @Test("--log-dir writes through a link it finds in the directory")
     func logDirectoryLink() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let logs = path("logs")
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: logs + "/a.jsonl", withDestinationPath: "/dev/null")
@@ -60,7 +62,7 @@ struct OutputFileTests {
 
     @Test("A FIFO is written through and stays a FIFO", arguments: [1, 2, 3])
     func fifo(option: Int) throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let fifo = path("pipe")
         #expect(mkfifo(fifo, 0o600) == 0)
         // Open both ends here, so the command's open does not wait for a reader, and read what it wrote afterwards.
@@ -78,7 +80,7 @@ struct OutputFileTests {
 
     @Test("A symbolic link to a regular file replaces the file, keeps its mode, and stays a link")
     func linkToRegularFile() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let target = path("real.jsonl")
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
         #expect(chmod(target, 0o640) == 0)
@@ -98,7 +100,7 @@ struct OutputFileTests {
 
     @Test("/proc/self/fd/1 writes to the command's own standard output")
     func descriptorPath() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let run = try openstorekit(["demo", "--log", path("log.jsonl"), "--receipt-out", "/proc/self/fd/1"])
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.out.first == 0x30)
@@ -107,7 +109,7 @@ struct OutputFileTests {
 
     @Test("An output that is one of the inputs is refused, naming both, and the input is left as it was")
     func outputIsInput() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let feed = path("a.feed")
         try FileManager.default.createSymbolicLink(atPath: path("alias.jsonl"), withDestinationPath: "a.feed")
         for (arguments, option) in [
@@ -130,7 +132,7 @@ struct OutputFileTests {
 
     @Test("An output that is a configuration file a feed names is refused")
     func outputIsConfiguration() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let catalog = path("shop.storekit")
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: catalog))
         try Data("config shop.storekit  # the app's catalog\nbuy com.example.pro\n".utf8).write(
@@ -144,7 +146,7 @@ struct OutputFileTests {
 
     @Test("demo --receipt-out to standard output needs --log elsewhere")
     func receiptToStandardOutputWithLog() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let run = try openstorekit(["demo", "--receipt-out", "/proc/self/fd/1"])
         #expect(run.code == 2)
         #expect(run.stderr.contains("give --log FILE as well"))
@@ -153,7 +155,7 @@ struct OutputFileTests {
 
     @Test("An output that is the state file is refused before anything runs")
     func outputIsStateFile() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let state = path("s.sqlite")
         #expect(try openstorekit(["demo", "--state", state, "--log", path("log.jsonl")]).code == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: state))
@@ -168,7 +170,7 @@ struct OutputFileTests {
 
     @Test("Two outputs naming one file are refused")
     func sameOutputTwice() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         let run = try openstorekit(["run", "a.feed", "--log", "out", "--junit", "./out"], in: directory)
         #expect(run.code == 2)
         #expect(run.stderr.contains("--log out and --junit ./out name the same file"), "\(run.stderr)")
@@ -177,7 +179,7 @@ struct OutputFileTests {
 
     @Test("A missing directory, a file as directory, a directory, a dangling link: clear errors, exit 2")
     func unwritable() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { temporary.remove() }
         try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: path("dangling"), withDestinationPath: "nowhere/x")
         for (target, reason) in [
@@ -192,5 +194,86 @@ struct OutputFileTests {
             #expect(run.out.isEmpty)
         }
         #expect(kind(path("dangling")) == S_IFLNK)
+    }
+
+    @Test(
+        "Standard output that cannot be written (a full device) is reported on standard error, exit 2",
+        arguments: [
+            ["generate", "--users", "1", "--seed", "1"], ["demo"], ["run", "a.feed", "--log", "-"], ["help"],
+            ["version"],
+        ])
+    func fullStandardOutput(arguments: [String]) throws {
+        defer { temporary.remove() }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let run = try openstorekit(arguments, in: directory, standardOutput: full)
+        #expect(run.code == 2, "\(arguments): \(run.stderr)")
+        #expect(
+            run.stderr.contains("openstorekit: cannot write to standard output: no space left on device"),
+            "\(run.stderr)")
+    }
+
+    @Test(
+        "The files SQLite and the store keep beside a state file are refused as outputs",
+        arguments: ["-wal", "-shm", ".lock"])
+    func stateCompanions(suffix: String) throws {
+        defer { temporary.remove() }
+        let state = "st.sqlite"
+        let companion = path(state + suffix)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: companion))
+        let run = try openstorekit(["run", "a.feed", "--state", state, "--log", state + suffix], in: directory)
+        #expect(run.code == 2)
+        #expect(
+            run.stderr.contains("--log \(state)\(suffix) is the \(suffix) file beside the state file \(state)"),
+            "\(run.stderr)")
+        #expect(try String(contentsOfFile: companion, encoding: .utf8) == "kept")
+        let demo = try openstorekit(["demo", "--state", state, "--log", state + suffix], in: directory)
+        #expect(demo.code == 2)
+        #expect(try String(contentsOfFile: companion, encoding: .utf8) == "kept")
+    }
+
+    @Test("A usage error found among the outputs creates no --log-dir and no --state directory")
+    func usageErrorCreatesNothing() throws {
+        defer { temporary.remove() }
+        try Data(feedText.utf8).write(to: directory.appendingPathComponent("b.feed"))
+        let run = try openstorekit(
+            ["run", "a.feed", "b.feed", "--log-dir", "logs/deep", "--state", "states", "--junit", "a.feed"],
+            in: directory)
+        #expect(run.code == 2)
+        #expect(run.stderr.contains("--junit a.feed is the feed a.feed"), "\(run.stderr)")
+        #expect(kind(path("logs")) == nil)
+        #expect(kind(path("states")) == nil)
+        let good = try openstorekit(
+            ["run", "a.feed", "b.feed", "--log-dir", "logs/deep", "--state", "states"], in: directory)
+        #expect(good.code == 0, "\(good.stderr)")
+        #expect(kind(path("logs/deep/a.jsonl")) == S_IFREG)
+        #expect(kind(path("states/b.sqlite")) == S_IFREG)
+    }
+
+    @Test("An existing file the user may not write is refused and kept, as a shell redirection would refuse it")
+    func readOnlyTarget() throws {
+        defer { temporary.remove() }
+        let target = path("ro.log")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(chmod(target, 0o444) == 0)
+        // Root may write any file: the check is then run as an unprivileged user who owns the file and directory.
+        let user: uid_t? = getuid() == 0 ? 65534 : nil
+        if let user {
+            #expect(chown(directory.path, user, user) == 0)
+            #expect(chown(target, user, user) == 0)
+        }
+        let refused = try openstorekit(["demo", "--log", target], user: user)
+        #expect(refused.code == 2)
+        #expect(
+            refused.stderr.contains(
+                "cannot write the event log (--log) to \(target): it is not writable (permission denied)"),
+            "\(refused.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+        var info = stat()
+        #expect(stat(target, &info) == 0 && info.st_mode & 0o777 == 0o444)
+        #expect(chmod(target, 0o644) == 0)
+        let written = try openstorekit(["demo", "--log", target], user: user)
+        #expect(written.code == 0, "\(written.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) != "old")
     }
 }

@@ -3,16 +3,8 @@ import OpenStoreKit
 import Purchases
 import StoreSimulator
 import Synchronization
+import TestSupport
 import Testing
-
-/// A fresh directory for a state file, removed by ``remove()``.
-private struct StateFolder {
-    let path = FileManager.default.temporaryDirectory.path + "/default-journal-tests-" + UUID().uuidString
-
-    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// Counts the deliveries of each transaction, across relaunches.
 private final class Grants: Sendable {
@@ -25,7 +17,7 @@ private final class Grants: Sendable {
 struct DurableDefaultJournalTests {
     @Test("On a durable store the default journal is the state file's: redelivered after a restart, not granted again")
     func durableByDefault() throws {
-        let folder = try StateFolder()
+        let folder = try TemporaryDirectory(prefix: "default-journal-tests")
         defer { folder.remove() }
         let path = folder.path + "/state.sqlite"
         let grants = Grants()
