@@ -198,6 +198,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// On a store whose clock runs by itself (the store behind `SKPaymentQueue.default()`), the clock also goes back to
     /// the system time if ``advance(by:)`` moved it ahead: with no history left, nothing depends on the time it showed.
+    /// The store's clock observers (``StoreSimulator/StoreClockObserver``) may then hear an earlier time than before.
     public func clearTransactions() {
         store.clearTransactions()
         (store.clock as? TimeRateClock)?.returnToWallClock()

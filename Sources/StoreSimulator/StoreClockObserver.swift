@@ -9,7 +9,10 @@ import Synchronization
 /// move is over, behind the device events the move produced (renewals). Observers are held weakly; add one with
 /// ``SimulatedStore/addClockObserver(_:)``.
 public protocol StoreClockObserver: AnyObject, Sendable {
-    /// The store's clock shows `date`, later than or equal to the time of the previous call.
+    /// The store's clock shows `date`, later than or equal to the time of the previous call, with one exception: when a
+    /// test session clears its transactions on a store whose clock runs by itself (`SKTestSession.clearTransactions()`
+    /// on the store behind `SKPaymentQueue.default()`), that clock returns to the system time, and the next call may
+    /// show an earlier date than the one before.
     func store(_ store: SimulatedStore, clockDidMoveTo date: Date)
 }
 
