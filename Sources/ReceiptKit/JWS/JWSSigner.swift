@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 
 /// Signs payloads as StoreKit 2 compact JWS, the way the App Store signs transactions, renewal info and app
 /// transactions.
@@ -83,8 +84,6 @@ public struct JWSSigner: Sendable {
     }
 
     private static func jsonString(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
+        "\"" + JSONValue.escaped(text) + "\""
     }
 }
