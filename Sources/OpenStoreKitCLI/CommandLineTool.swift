@@ -5,7 +5,8 @@ import Synchronization
 
 /// The `openstorekit` command: argument parsing and the commands, as a library so tests can run it.
 ///
-/// Exit codes: 0 success, 1 an expectation failed (or a receipt or JWS did not verify), 2 a usage error or a malformed feed.
+/// Exit codes: 0 success, 1 an expectation failed (or a receipt or JWS did not verify), 2 a usage error or a malformed
+/// feed.
 public struct CommandLineTool: Sendable {
     /// Where the command writes.
     public struct Output: Sendable {

@@ -39,8 +39,8 @@ extension SimulatedStore {
     /// On a `.manual` lane, the store runs the lane at each instant that has something to tell, so that observers hear
     /// each event and renewal at its own time, with the clock showing that time; work already waiting on the lane runs
     /// first, at the time the clock showed before the move. (Called from inside lane work, the store cannot run the
-    /// lane: the callbacks then wait for the outer run, and the clock shows `date` when they arrive.) On a dispatch lane
-    /// the callbacks are sent as the events are handled and arrive when the queue runs them.
+    /// lane: the callbacks then wait for the outer run, and the clock shows `date` when they arrive.) On a dispatch
+    /// lane the callbacks are sent as the events are handled and arrive when the queue runs them.
     ///
     /// A ``StoreModels/ManualClock`` and a ``TimeRateClock`` (by an offset over the wall clock) are moved. With any
     /// other clock nothing moves: the events due by the clock's own time are handled

@@ -752,6 +752,26 @@ struct ObservationFeedTests {
             asked.last?.hasSuffix(",\"observer\":\"picky\",\"product\":\"com.example.pro\",\"answer\":false}") == true)
     }
 
+    @Test("A receipt entry position below 1 is refused with a hint to write 1 for the first entry, even when negative")
+    func receiptEntryPosition() {
+        for position in ["0", "-1"] {
+            do {
+                _ = try FeedRun.run(
+                    "buy com.example.pro as t\nexpect receipt com.example.pro \(position) quantity 1", file: "bad.feed")
+                Issue.record("position \(position) was accepted")
+            } catch {
+                #expect(error.code == .outOfBounds, "\(error)")
+                #expect(error.hint == "write 1 for the product's first entry", "\(error)")
+            }
+        }
+        do {
+            _ = try FeedRun.run("expect unfinished -1", file: "bad.feed")
+            Issue.record("a negative count was accepted")
+        } catch {
+            #expect(error.hint == "write 0 or more", "\(error)")
+        }
+    }
+
     @Test("A misspelt receipt field gets the closest names")
     func receiptFieldSuggestion() {
         do {

@@ -20,7 +20,8 @@ public struct JWSSigner: Sendable {
 
     /// Creates a signer.
     ///
-    /// - Parameter identity: The signing identity; by default the test identity ``JWSSigningIdentity/openStoreKitTest``.
+    /// - Parameter identity: The signing identity; by default the test identity
+    ///   ``JWSSigningIdentity/openStoreKitTest``.
     public init(identity: JWSSigningIdentity = .openStoreKitTest) {
         self.identity = identity
         var header = #"{"alg":"ES256""#
