@@ -667,18 +667,20 @@ final class FeedInterpreter {
             let seen = transaction(reference)?.error
             return seen == code ? nil : "expected error \(code.name), observed \(seen?.name ?? "none")"
         case .restoreFinished:
-            guard let restore = users[account]?.restore else {
+            guard let restore = users[currentSeat]?.restore else {
                 return "expected the restore to finish; it has not ended"
             }
             return restore.finished
                 ? nil : "expected the restore to finish; it failed with \(restore.failure?.name ?? "unknown")"
         case .restoreFailed(let code):
-            guard let restore = users[account]?.restore else { return "expected the restore to fail; it has not ended" }
+            guard let restore = users[currentSeat]?.restore else {
+                return "expected the restore to fail; it has not ended"
+            }
             guard !restore.finished else { return "expected the restore to fail; it finished" }
             return code == nil || code == restore.failure
                 ? nil : "expected restore error \(code?.name ?? ""), observed \(restore.failure?.name ?? "unknown")"
         case .unfinished(let count):
-            let seen = users[account]?.queue.transactions.count ?? 0
+            let seen = users[currentSeat]?.queue.transactions.count ?? 0
             return seen == count ? nil : "expected \(count) unfinished transactions, found \(seen)"
         case .owned(let product, let expected):
             let owned = store.access(to: product, account: account).hasAccess
@@ -704,7 +706,7 @@ final class FeedInterpreter {
                 ? nil
                 : "expected access to \(product) \(expected ? "on" : "off"), it is \(access.hasAccess ? "on" : "off") (\(access.phase.rawValue))"
         case .revoked(let product):
-            return users[account]?.revoked.contains(product) == true
+            return users[currentSeat]?.revoked.contains(product) == true
                 ? nil : "expected \(product) revoked; the app heard no revocation"
         case .history(let count):
             let seen = store.allTransactions().count

@@ -605,11 +605,11 @@ public struct FeedParser: Sendable {
                 return .receiptField(what.contains(".") ? .product(what) : .handle(what), field, value)
             }
             if reader.remaining == 3 {
-                let index = try reader.count("the position of the product's receipt entry")
+                let first = "write 1 for the product's first entry"
+                let index = try reader.count("the position of the product's receipt entry", hint: first)
                 guard index > 0 else {
                     throw reader.error(
-                        .outOfBounds, at: reader.lastColumn, "receipt entries are counted from 1",
-                        hint: "write 1 for the product's first entry")
+                        .outOfBounds, at: reader.lastColumn, "receipt entries are counted from 1", hint: first)
                 }
                 let (field, value) = try receiptField(&reader)
                 return .receiptEntryField(what, index, field, value)
@@ -706,11 +706,12 @@ struct TokenReader {
         return number
     }
 
-    /// A count an expectation compares with: a whole number, not negative.
-    mutating func count(_ what: String) throws(FeedError) -> Int {
+    /// A count an expectation compares with: a whole number, not negative. `hint` says what to write instead of a
+    /// negative number.
+    mutating func count(_ what: String, hint: String = "write 0 or more") throws(FeedError) -> Int {
         let number = try integer(what)
         guard number >= 0 else {
-            throw error(.outOfBounds, at: lastColumn, "\(what) cannot be negative", hint: "write 0 or more")
+            throw error(.outOfBounds, at: lastColumn, "\(what) cannot be negative", hint: hint)
         }
         return number
     }

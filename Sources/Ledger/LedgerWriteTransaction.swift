@@ -1,7 +1,8 @@
 public import Foundation
 
-/// A read-write view of the database inside ``LedgerDatabase/write(_:)`` or ``LedgerGroupCommitter/write(_:whenDurable:)``:
-/// a ``LedgerTransaction`` that reads as a read transaction does and writes.
+/// A read-write view of the database inside ``LedgerDatabase/write(_:)`` or
+/// ``LedgerGroupCommitter/write(_:whenDurable:)``: a ``LedgerTransaction`` that reads as a read transaction does and
+/// writes.
 ///
 /// Everything done through one transaction is applied together or not at all. Reads see the transaction's own
 /// writes. The value is non-copyable and only borrowed by the body, so it cannot outlive the transaction; pass it on

@@ -7,10 +7,11 @@ public import StoreSimulator
 /// outside the app, failures. StoreKit Test's `SKTestSession`, on a store you can see into.
 ///
 /// As on Apple platforms, a session made from a configuration file (``init(configurationFileNamed:)``,
-/// ``init(contentsOf:)``) controls the store behind `SKPaymentQueue.default()` (``StoreSimulator/SimulatedStore/default``),
-/// so existing tests work by changing `import StoreKitTest` to `import OpenStoreKitTest`. That store is shared by every
-/// such session: run those tests serially. Beyond Apple, a session made with ``init(store:)`` or
-/// ``init(configuration:store:)`` controls a store of its own, which tests running in parallel never share:
+/// ``init(contentsOf:)``) controls the store behind `SKPaymentQueue.default()`
+/// (``StoreSimulator/SimulatedStore/default``), so existing tests work by changing `import StoreKitTest` to
+/// `import OpenStoreKitTest`. That store is shared by every such session: run those tests serially. Beyond Apple, a
+/// session made with ``init(store:)`` or ``init(configuration:store:)`` controls a store of its own, which tests
+/// running in parallel never share:
 ///
 /// ```swift
 /// let store = SimulatedStore(lane: .manual)          // a manual clock, callbacks when runUntilIdle() runs
@@ -198,6 +199,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// On a store whose clock runs by itself (the store behind `SKPaymentQueue.default()`), the clock also goes back to
     /// the system time if ``advance(by:)`` moved it ahead: with no history left, nothing depends on the time it showed.
+    /// The store's clock observers (``StoreSimulator/StoreClockObserver``) may then hear an earlier time than before.
     public func clearTransactions() {
         store.clearTransactions()
         (store.clock as? TimeRateClock)?.returnToWallClock()
@@ -328,7 +330,9 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// - Throws: ``SKTestError`` `invalidAction` for an interval that is not finite or would take the clock past
     ///   9999-12-31T23:59:59Z (`dateOutOfRange`), or for a move that would produce more renewals than
-    ///   ``StoreSimulator/SimulatedStore/maximumRenewalsPerAdvance`` (`tooManyRenewals`); nothing moves then.
+    ///   ``StoreSimulator/SimulatedStore/maximumRenewalsPerAdvance`` (`tooManyRenewals`). A move refused before it
+    ///   starts changes nothing; a move that reaches the limit on the way stops there, with everything up to then
+    ///   applied.
     @discardableResult
     public func advance(by interval: TimeInterval) throws(SKTestError) -> [SubscriptionEvent] {
         try Self.run { () throws(StoreSimulatorError) in try store.advance(by: interval) }

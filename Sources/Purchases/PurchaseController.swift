@@ -151,7 +151,10 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     // MARK: Profile
 
     /// The profile as last computed from a verified receipt (``refreshProfile()``), computed again first when the
-    /// store's clock has passed a moment where an access level changes (an expiry, the end of a grace period).
+    /// store's clock has passed a moment where an access level changes (an expiry, the end of a grace period). When
+    /// that computation fails (the receipt is missing or does not verify), the last good profile stays and is not
+    /// computed again by reads or clock moves, only by the next delivery, restore, revocation or
+    /// ``refreshProfile()``.
     public var profile: Profile {
         let (profile, changes) = state.withLock { ($0.profile, $0.profileChanges) }
         guard let changes, queue.store.now >= changes else { return profile }
@@ -162,11 +165,18 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     /// returns it. The controller does this itself after every delivery, restore and revocation.
     ///
     /// - Throws: ``PurchasesError`` `receiptInvalid` when the receipt is missing or does not verify; the last good
-    ///   profile stays.
+    ///   profile stays, and reads of ``profile`` and clock moves no longer compute it again (each would verify the
+    ///   same failing receipt).
     @discardableResult
     public func refreshProfile() throws(PurchasesError) -> Profile {
         guard let purchasesSource else { return profile }
-        let verified = try purchasesSource.verifiedPurchases()
+        let verified: VerifiedPurchases
+        do {
+            verified = try purchasesSource.verifiedPurchases()
+        } catch {
+            state.withLock { $0.profileChanges = nil }
+            throw error
+        }
         let fresh = entitlements.profile(
             from: verified.purchases,
             at: verified.date,

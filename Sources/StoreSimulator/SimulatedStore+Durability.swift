@@ -39,8 +39,9 @@ extension SimulatedStore {
     ///   - app: The app receipts are issued to.
     ///   - signer: Signs receipts.
     /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
-    ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or an entry cannot be read) or
-    ///   `stateTooNew` (written by a newer release). A refused file is never modified, reset or deleted.
+    ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or
+    ///   an entry cannot be read) or `stateTooNew` (written by a newer release). A refused file is never modified, reset
+    ///   or deleted.
     public convenience init(
         statePath: String,
         durability: StoreDurability = StoreDurability(),
@@ -97,8 +98,8 @@ extension SimulatedStore {
     }
 
     /// Commits what is pending, closes the state file and releases its lock, so the path can be opened again (by
-    /// another store in this process, or another process). The store goes on in memory; changes made after closing are not saved. Does
-    /// nothing for an in-memory store, or when already closed.
+    /// another store in this process, or another process). The store goes on in memory; changes made after closing are
+    /// not saved. Does nothing for an in-memory store, or when already closed.
     /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the pending changes could not be committed.
     public func close() throws(StoreSimulatorError) {
         try journal?.close()

@@ -39,8 +39,8 @@ extension SimulatedStore {
     /// On a `.manual` lane, the store runs the lane at each instant that has something to tell, so that observers hear
     /// each event and renewal at its own time, with the clock showing that time; work already waiting on the lane runs
     /// first, at the time the clock showed before the move. (Called from inside lane work, the store cannot run the
-    /// lane: the callbacks then wait for the outer run, and the clock shows `date` when they arrive.) On a dispatch lane
-    /// the callbacks are sent as the events are handled and arrive when the queue runs them.
+    /// lane: the callbacks then wait for the outer run, and the clock shows `date` when they arrive.) On a dispatch
+    /// lane the callbacks are sent as the events are handled and arrive when the queue runs them.
     ///
     /// A ``StoreModels/ManualClock`` and a ``TimeRateClock`` (by an offset over the wall clock) are moved. With any
     /// other clock nothing moves: the events due by the clock's own time are handled
@@ -76,18 +76,12 @@ extension SimulatedStore {
             guard bound <= budget else { throw Self.tooManyRenewals(bound, until: limit) }
             return (state.devicesByAccount(), state.deviceGeneration)
         }
-        let recordStep: ((Date) -> Void)?
-        switch (journal, lane.mode) {
-        case (nil, _):
-            recordStep = nil
-        case (let journal?, .dispatch):
-            journal.record(.advance(to: date))
-            recordStep = nil
-        case (let journal?, .manual):
-            // Callbacks run during the move and may change the store: the move is recorded in steps, each before
-            // anyone hears of it, so that a replay applies those changes at the same instants.
-            recordStep = { journal.record(.advance(to: $0)) }
-        }
+        // The move is recorded in steps, each before anyone hears of it, and only as far as it goes: a move that
+        // stops over the renewal limit is recorded up to where it stopped, so that a replay stops there too. On the
+        // manual lane callbacks run during the move and may change the store, and the steps make a replay apply those
+        // changes at the same instants; on a dispatch lane nothing else changes the store during the move (the
+        // journal's gate is held), so a step is recorded before each slice is dispatched.
+        let recordStep: ((Date) -> Void)? = journal.map { journal in { journal.record(.advance(to: $0)) } }
         return try handleDue(
             until: limit, finally: date, movable: movable, budget: budget, devicesByAccount: &devicesByAccount,
             generation: &generation, recordStep: recordStep)
@@ -116,6 +110,12 @@ extension SimulatedStore {
         var events: [SubscriptionEvent] = []
         var renewals = 0
         var instant: Date?
+        var recorded: Date?
+        func step(_ date: Date) {
+            guard date != recorded else { return }
+            recordStep?(date)
+            recorded = date
+        }
         var slice = Slice.more
         while slice == .more {
             var outcome = SubscriptionOutcome()
@@ -148,10 +148,11 @@ extension SimulatedStore {
             }
             events.append(contentsOf: outcome.events)
             guard heard, let instant else {
+                if !stepwise, let instant { step(instant) }
                 dispatch(outcome)
                 continue
             }
-            recordStep?(instant)
+            step(instant)
             dispatch(outcome)
             lane.runUntilIdle()
             // Callbacks may have connected devices: renewals from here on reach them too.
@@ -162,11 +163,11 @@ extension SimulatedStore {
             if let update { (generation, devicesByAccount) = update }
         }
         if slice == .overBudget, let instant {
-            recordStep?(instant)
+            step(instant)
             clockDidMove()
             throw Self.tooManyRenewals(renewals, until: limit, stoppedAt: instant)
         }
-        recordStep?(date)
+        step(date)
         movable?.advance(to: date)
         clockDidMove()
         return events

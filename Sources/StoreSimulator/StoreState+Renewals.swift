@@ -292,7 +292,7 @@ extension StoreState {
         }
     }
 
-    /// At least how many renewals and recoveries moving the clock to `limit` would produce, with the settings as they
+    /// At most how many renewals and recoveries moving the clock to `limit` would produce, with the settings as they
     /// are: for each subscription that can renew by then, its next event and one more for every shortest period (of
     /// its product, the product it renews to, its offer) that fits before `limit`. Counts without allocating.
     func renewalBound(until limit: Date) -> Int {

@@ -449,6 +449,89 @@ struct ObservationFeedTests {
             message: "expected state purchased, observed none"
         ),
         ObservationCase(
+            name: "a restore on a second device ends on that device",
+            passing: """
+                buy com.example.pro as pro
+                device ipad
+                restore
+                expect restore finished
+                expect restore finished 1 times
+                """,
+            failing: """
+                buy com.example.pro as pro
+                device ipad
+                restore
+                device main
+                expect restore finished
+                """,
+            line: 5,
+            message: "expected the restore to finish; it has not ended"
+        ),
+        ObservationCase(
+            name: "a restore that fails on a second device",
+            passing: """
+                set account-payments off
+                device ipad
+                restore
+                expect restore failed paymentNotAllowed
+                """,
+            failing: """
+                set account-payments off
+                device ipad
+                restore
+                device main
+                expect restore failed
+                """,
+            line: 5,
+            message: "expected the restore to fail; it has not ended"
+        ),
+        ObservationCase(
+            name: "unfinished transactions of a second device",
+            passing: """
+                device ipad
+                observer remove app
+                observer add slow finish=manual
+                buy com.example.pro as pro
+                expect unfinished 1
+                device main
+                expect unfinished 0
+                """,
+            failing: """
+                device ipad
+                observer remove app
+                observer add slow finish=manual
+                buy com.example.pro as pro
+                device main
+                expect unfinished 1
+                """,
+            line: 6,
+            message: "expected 1 unfinished transactions, found 0"
+        ),
+        ObservationCase(
+            name: "a revocation is heard on the device whose app observes it",
+            passing: """
+                buy com.example.pro as pro
+                device ipad
+                observer remove app
+                device main
+                refund pro
+                expect revoked com.example.pro
+                device ipad
+                expect no revocation
+                """,
+            failing: """
+                buy com.example.pro as pro
+                device ipad
+                observer remove app
+                device main
+                refund pro
+                device ipad
+                expect revoked com.example.pro
+                """,
+            line: 7,
+            message: "expected com.example.pro revoked; the app heard no revocation"
+        ),
+        ObservationCase(
             name: "renewals reach every device",
             passing: """
                 device iphone
@@ -667,6 +750,26 @@ struct ObservationFeedTests {
             asked.first?.hasSuffix(",\"observer\":\"app\",\"product\":\"com.example.pro\",\"answer\":true}") == true)
         #expect(
             asked.last?.hasSuffix(",\"observer\":\"picky\",\"product\":\"com.example.pro\",\"answer\":false}") == true)
+    }
+
+    @Test("A receipt entry position below 1 is refused with a hint to write 1 for the first entry, even when negative")
+    func receiptEntryPosition() {
+        for position in ["0", "-1"] {
+            do {
+                _ = try FeedRun.run(
+                    "buy com.example.pro as t\nexpect receipt com.example.pro \(position) quantity 1", file: "bad.feed")
+                Issue.record("position \(position) was accepted")
+            } catch {
+                #expect(error.code == .outOfBounds, "\(error)")
+                #expect(error.hint == "write 1 for the product's first entry", "\(error)")
+            }
+        }
+        do {
+            _ = try FeedRun.run("expect unfinished -1", file: "bad.feed")
+            Issue.record("a negative count was accepted")
+        } catch {
+            #expect(error.hint == "write 0 or more", "\(error)")
+        }
     }
 
     @Test("A misspelt receipt field gets the closest names")

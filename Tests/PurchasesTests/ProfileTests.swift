@@ -4,6 +4,7 @@ import Purchases
 import ReceiptKit
 import StoreModels
 import StoreSimulator
+import Synchronization
 import TestSupport
 import Testing
 
@@ -41,6 +42,32 @@ private struct Subscriber {
     func advance(days: Double) throws {
         try store.advance(by: days * 86_400)
         store.runUntilIdle()
+    }
+}
+
+/// The device's receipt, verified by a verifier that trusts the test root until ``distrust()`` and none after,
+/// counting verifications.
+private final class CountingReceiptSource: VerifiedPurchasesSource {
+    private let trusting: ReceiptPurchasesSource
+    private let distrusting: ReceiptPurchasesSource
+    private let state = Mutex((trusted: true, verifications: 0))
+
+    init(queue: SKPaymentQueue) throws {
+        trusting = ReceiptPurchasesSource(
+            queue: queue, verifier: try ReceiptVerifier(trustedRoots: [], trustsTestRoot: true))
+        distrusting = ReceiptPurchasesSource(
+            queue: queue, verifier: try ReceiptVerifier(trustedRoots: [], trustsTestRoot: false))
+    }
+
+    var verifications: Int { state.withLock { $0.verifications } }
+    func distrust() { state.withLock { $0.trusted = false } }
+
+    func verifiedPurchases() throws(PurchasesError) -> VerifiedPurchases {
+        let trusted = state.withLock { state in
+            state.verifications += 1
+            return state.trusted
+        }
+        return try (trusted ? trusting : distrusting).verifiedPurchases()
     }
 }
 
@@ -152,6 +179,33 @@ struct ProfileTests {
         let startsWith = try await first(1, of: controller.profileUpdates)
         #expect(startsWith.map { $0.isActive("premium") } == [false], "a new stream starts with the current profile")
         #expect(!controller.profile.isActive("premium"))
+    }
+
+    @Test("A receipt that no longer verifies is tried once when the clock passes a change, not on every later read")
+    func failingReceiptIsNotVerifiedOnEveryRead() throws {
+        let store = SimulatedStore(lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let source = try CountingReceiptSource(queue: queue)
+        let controller = PurchaseController(queue: queue, entitlements: policy, purchasesSource: source) { _ in }
+        controller.loadProducts(["com.example.premium.monthly"]) { _ in }
+        store.runUntilIdle()
+        controller.purchase(productID: "com.example.premium.monthly") { _ in }
+        store.runUntilIdle()
+        let latest = try #require(store.allTransactions().last)
+        try store.setAutoRenew(false, transactionID: latest.id)
+        #expect(controller.profile.isActive("premium"))
+
+        source.distrust()
+        let before = source.verifications
+        try store.advance(by: 8 * 86_400)  // past the expiry: the controller computes the profile again, and fails
+        store.runUntilIdle()
+        #expect(source.verifications == before + 1)
+        for _ in 0..<5 { _ = controller.profile }
+        try store.advance(by: 86_400)
+        store.runUntilIdle()
+        #expect(source.verifications == before + 1, "reads and clock moves after the failure verify nothing")
+        #expect(throws: PurchasesError(.receiptInvalid, "")) { try controller.refreshProfile() }
+        #expect(source.verifications == before + 2, "an explicit refresh verifies again")
     }
 
     @Test("A refund revokes access")

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptKit
+import StoreModels
 import TestSupport
 import Testing
 
@@ -97,6 +98,26 @@ struct JWSSigningTests {
         for bad in ["[1]", "\"x\"", "{", ""] {
             JWSFixtures.expectCode(.invalidJWS, "\(bad)") { _ = try JWSSigner().sign(payloadJSON: Array(bad.utf8)) }
         }
+    }
+
+    @Test("a kid and a file name are escaped as all JSON the project writes: read back as given")
+    func escaping() throws {
+        let odd = "a\"b\\c/d\u{7F}e\u{1}f\ng\u{E9}"
+        let key = try String(contentsOfFile: JWSFixtures.pkiDirectory + "/leaf.key", encoding: .utf8)
+        let identity = try JWSSigningIdentity(
+            certificates: [
+                JWSFixtures.pkiCertificate("leaf"), JWSFixtures.pkiCertificate("intermediate"),
+                JWSFixtures.pkiCertificate("root"),
+            ],
+            privateKeyPEM: key, keyIdentifier: odd)
+        let jws = try CompactJWS(try JWSSigner(identity: identity).sign(JWSFixtures.transaction()))
+        #expect(jws.keyIdentifier == odd)
+        let header = String(decoding: jws.headerJSON, as: UTF8.self)
+        #expect(header.contains(#""kid":""# + JSONValue.escaped(odd) + "\""), "\(header)")
+        let document = JWSJSON.document(for: jws, file: odd, prettyPrinted: false)
+        #expect(document.hasPrefix(#"{"file":""# + JSONValue.escaped(odd) + "\","), "\(document)")
+        let object = try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]
+        #expect(object?["file"] as? String == odd)
     }
 
     @Test("the Xcode-shaped signer makes a one-certificate x5c with kid Apple_Xcode_Key, verified only when allowed")

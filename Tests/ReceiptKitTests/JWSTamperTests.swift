@@ -137,6 +137,35 @@ struct JWSTamperTests {
         #expect(try Self.verifier.verify(inTime).verificationDate == Date(timeIntervalSince1970: 1_600_000_000))
     }
 
+    @Test("a payload or header that names a key twice is refused: invalidJWS naming the key")
+    func duplicateKeys() throws {
+        let payloads = [
+            (#"{"bundleId":"com.example.app","bundleId":"com.example.other"}"#, "\"bundleId\""),
+            (#"{"bundleId":"com.example.app","offer":{"id":"a","id":"b"}}"#, "\"id\""),
+        ]
+        for (payload, key) in payloads {
+            let jws = try JWSSigner().sign(payloadJSON: Array(payload.utf8))
+            do {
+                _ = try Self.verifier.verify(jws)
+                Issue.record("a payload with a repeated key verified: \(payload)")
+            } catch {
+                #expect(error.code == .invalidJWS, "\(error)")
+                #expect(error.detail.contains("payload names the key \(key) twice"), "\(error.detail)")
+            }
+        }
+        let jws = try CompactJWS(Self.signed())
+        let header = try #require(String(bytes: jws.headerJSON, encoding: .utf8))
+        let doubled = String(header.dropLast()) + #","alg":"none"}"#
+        let text = try JWSTamper.reassemble(jws, headerJSON: Array(doubled.utf8))
+        do {
+            _ = try CompactJWS(text)
+            Issue.record("a header with a repeated key was read: \(doubled)")
+        } catch {
+            #expect(error.code == .invalidJWS)
+            #expect(error.detail.contains(#"header names the key "alg" twice"#), "\(error.detail)")
+        }
+    }
+
     @Test("every truncation of a JWS is refused, never accepted, never a crash")
     func truncated() throws {
         let jws = Array(try Self.signed().utf8)

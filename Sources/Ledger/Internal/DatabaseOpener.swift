@@ -5,7 +5,8 @@ internal import Foundation
 ///
 /// Order matters for "refused files are not modified": the header is checked by reading bytes, then a read-only
 /// connection (which cannot write the file) reads the identity, the schema version and runs `PRAGMA quick_check`, and
-/// then runs the caller's check, if any (a store reading its own format version and data). Only then is a read-write connection opened and switched to WAL (the first write to the file).
+/// then runs the caller's check, if any (a store reading its own format version and data). Only then is a read-write
+/// connection opened and switched to WAL (the first write to the file).
 enum DatabaseOpener {
     /// What the identity pragmas say about a database.
     private enum Identity {

@@ -65,7 +65,8 @@ enum Base64URL {
         decode(text, values: urlValues, allowsPadding: false)
     }
 
-    /// Decodes standard base64, padding optional; nil if it is not base64.
+    /// Decodes standard base64 with its padding (RFC 4648 §4, as `x5c` entries are written); nil if it is not base64
+    /// or its length is not a multiple of 4.
     static func decodeStandard(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode(UnsafeRawBufferPointer($0), values: standardValues, allowsPadding: true) }

@@ -101,7 +101,17 @@ public struct CompactJWS: Sendable, Hashable {
 
     /// Parses JSON text that must be an object.
     static func object(_ json: [UInt8], _ name: String) throws(ReceiptError) -> JSONTree {
-        guard let value = JSONTree.parse(json, maximumDepth: maximumDepth) else {
+        let value: JSONTree
+        switch JSONTree.parse(json, maximumDepth: maximumDepth) {
+        case .success(let parsed):
+            value = parsed
+        case .failure(.duplicateKey(let key)):
+            let shown = key.count > 64 ? String(key.prefix(64)) + "..." : key
+            throw ReceiptError(
+                .invalidJWS,
+                "the \(name) names the key \(shown.debugDescription) twice in one object; a JWS must name each key once"
+            )
+        case .failure(.invalid):
             throw ReceiptError(
                 .invalidJWS,
                 "the \(name) is not JSON (or nests arrays and objects deeper than \(maximumDepth) levels)")

@@ -29,12 +29,28 @@ indirect enum JSONTree: Sendable, Hashable {
         return nil
     }
 
-    /// Parses JSON text; nil if it is not valid JSON, or nests arrays and objects deeper than `maximumDepth`.
-    static func parse(_ text: [UInt8], maximumDepth: Int) -> JSONTree? {
-        parse(text, maximumDepth: maximumDepth, materialize: true)
+    /// Why ``parse(_:maximumDepth:)`` refused a text.
+    enum Refusal: Error, Equatable {
+        /// Not valid JSON, or arrays and objects nested deeper than the bound.
+        case invalid
+        /// An object names this key twice. Decoders disagree on which value wins, so a verifier that read one and
+        /// a decoder that read the other would check one payload and return another: such a text is refused.
+        case duplicateKey(String)
     }
 
-    /// Whether JSON text is one object that ``parse(_:maximumDepth:)`` accepts, checked without building the tree.
+    /// Parses JSON text; refuses text that is not valid JSON, nests arrays and objects deeper than `maximumDepth`,
+    /// or repeats a key in an object.
+    static func parse(_ text: [UInt8], maximumDepth: Int) -> Result<JSONTree, Refusal> {
+        text.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth, materialize: true)
+            guard let value = parser.value(depth: 0) else { return .failure(parser.refusal) }
+            parser.skipWhitespace()
+            return parser.index == buffer.count ? .success(value) : .failure(.invalid)
+        }
+    }
+
+    /// Whether JSON text is one object, nested at most `maximumDepth` levels, checked without building the tree (so
+    /// without looking for repeated keys, which ``parse(_:maximumDepth:)`` refuses).
     static func isObject(_ text: [UInt8], maximumDepth: Int) -> Bool {
         text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
             && parse(text, maximumDepth: maximumDepth, materialize: false) != nil
@@ -55,6 +71,8 @@ indirect enum JSONTree: Sendable, Hashable {
         /// Whether to build the tree (false: only check the text, returning placeholder values).
         let materialize: Bool
         var index = 0
+        /// Why the parse failed, when a value came back nil.
+        var refusal = Refusal.invalid
 
         init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, materialize: Bool) {
             self.bytes = bytes
@@ -109,7 +127,13 @@ indirect enum JSONTree: Sendable, Hashable {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
                 guard let value = value(depth: depth) else { return nil }
-                if materialize { members[key] = value }
+                if materialize {
+                    guard members[key] == nil else {
+                        refusal = .duplicateKey(key)
+                        return nil
+                    }
+                    members[key] = value
+                }
                 skipWhitespace()
                 guard index < bytes.count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {

@@ -1,3 +1,5 @@
+import StoreModels
+
 /// Renders JWS as JSON for people and tools, in the layout of ``ReceiptJSON`` (two-space indentation, `"key": value`).
 ///
 /// The header and payload are written exactly as signed: their keys (Apple's names) in their order, and their numbers
@@ -43,27 +45,9 @@ public enum JWSJSON {
         return String(decoding: reformat(text, prettyPrinted: prettyPrinted), as: UTF8.self)
     }
 
-    /// A string as a JSON string literal.
+    /// A string as a JSON string literal, escaped as all JSON the project writes is (`JSONValue.escaped(_:)`).
     private static func quoted(_ string: String) -> [UInt8] {
-        var output: [UInt8] = [UInt8(ascii: "\"")]
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += Array("\\\"".utf8)
-            case "\\": output += Array("\\\\".utf8)
-            case "\n": output += Array("\\n".utf8)
-            case "\r": output += Array("\\r".utf8)
-            case "\t": output += Array("\\t".utf8)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    output += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-                } else {
-                    output += Array(String(scalar).utf8)
-                }
-            }
-        }
-        output.append(UInt8(ascii: "\""))
-        return output
+        Array(("\"" + JSONValue.escaped(string) + "\"").utf8)
     }
 
     /// Re-lays out valid JSON text: whitespace outside strings is dropped, then, when pretty, a newline and two

@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 
 /// Signs payloads as StoreKit 2 compact JWS, the way the App Store signs transactions, renewal info and app
 /// transactions.
@@ -19,7 +20,8 @@ public struct JWSSigner: Sendable {
 
     /// Creates a signer.
     ///
-    /// - Parameter identity: The signing identity; by default the test identity ``JWSSigningIdentity/openStoreKitTest``.
+    /// - Parameter identity: The signing identity; by default the test identity
+    ///   ``JWSSigningIdentity/openStoreKitTest``.
     public init(identity: JWSSigningIdentity = .openStoreKitTest) {
         self.identity = identity
         var header = #"{"alg":"ES256""#
@@ -83,8 +85,6 @@ public struct JWSSigner: Sendable {
     }
 
     private static func jsonString(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
+        "\"" + JSONValue.escaped(text) + "\""
     }
 }
