@@ -69,18 +69,7 @@ final class OutputFileWriter {
     func write(_ data: Data) {
         guard !data.isEmpty, failure == nil else { return }
         guard descriptor >= 0 else { return standardOutput(data) }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
     /// Completes the output: closes it and, for a replaced file, renames the temporary file over the destination.
@@ -124,9 +113,4 @@ final class OutputFileWriter {
 /// `open(2)` for writing to an existing file, not named `open` so the writer's methods do not hide it.
 private func openForWriting(_ path: String) -> Int32 {
     open(path, O_WRONLY | O_CLOEXEC)
-}
-
-/// `write(2)`, not named `write` so the writer's method does not hide it.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

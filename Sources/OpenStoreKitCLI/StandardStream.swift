@@ -30,19 +30,8 @@ final class StandardStream: Sendable {
     func write(_ text: String) {
         failure.withLock { failure in
             guard failure == nil else { return }
-            var bytes = Array(text.utf8)
-            bytes.withUnsafeMutableBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += written
-                }
-            }
+            var text = text
+            failure = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
         }
     }
 
@@ -50,9 +39,4 @@ final class StandardStream: Sendable {
     var problem: String? {
         failure.withLock { $0 }.map { "\(name): \(OutputFile.describe($0))" }
     }
-}
-
-/// `write(2)`, not named `write` so the stream's method does not hide it.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }
