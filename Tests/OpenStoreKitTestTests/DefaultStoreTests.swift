@@ -193,8 +193,8 @@ struct DefaultStoreTests {
         let renewals = session.allTransactions().filter { String($0.identifier) != bought }
         #expect(!renewals.isEmpty)
         #expect(renewals.allSatisfy { $0.originalTransactionIdentifier == Int(bought) })
-        // Renewed on the store's clock, which went ahead of the system clock: the first at the trial's end, a week after
-        // the purchase, so at least six days from now.
+        // Renewed on the store's clock, which went ahead of the system clock: the first at the trial's end, a week
+        // after the purchase, so at least six days from now.
         #expect(renewals.allSatisfy { $0.purchaseDate >= before.addingTimeInterval(6 * 86_400) })
 
         // The renewal reaches the queue on the main queue, as a new purchased transaction.
