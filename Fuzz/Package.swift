@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// libFuzzer targets for OpenStoreKit's parsers: receipts (ReceiptKit), feeds (FeedRunner) and `.storekit` files
-// (StoreSimulator). It is a package of its own so that the main build never needs the fuzzer runtime. Build and run:
-// see docs/receipts.md and docs/feeds.md.
+// libFuzzer targets for OpenStoreKit's parsers: receipts and JWS (ReceiptKit), feeds (FeedRunner) and `.storekit`
+// files (StoreSimulator). It is a package of its own so that the main build never needs the fuzzer runtime. Build and
+// run: see docs/receipts.md, docs/jws.md and docs/feeds.md.
 let package = Package(
     name: "ReceiptFuzz",
     dependencies: [.package(name: "OpenStoreKit", path: "..")],
@@ -19,6 +19,10 @@ let package = Package(
         .executableTarget(
             name: "StoreKitFuzzer",
             dependencies: ["FuzzerEntry", .product(name: "StoreSimulator", package: "OpenStoreKit")]
+        ),
+        .executableTarget(
+            name: "JWSFuzzer",
+            dependencies: ["FuzzerEntry", .product(name: "ReceiptKit", package: "OpenStoreKit")]
         ),
         .target(name: "FuzzerEntry"),
     ]

@@ -18,3 +18,7 @@ int FeedFuzzer_main(int argc, char **argv) {
 int StoreKitFuzzer_main(int argc, char **argv) {
     return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
 }
+
+int JWSFuzzer_main(int argc, char **argv) {
+    return LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput);
+}
