@@ -3,21 +3,6 @@ import OpenStoreKitCLI
 import Synchronization
 import Testing
 
-/// Runs the command with captured output.
-private func run(_ arguments: [String], terminal: Bool = false) -> (code: Int32, out: String, err: String) {
-    let out = Mutex("")
-    let err = Mutex("")
-    let tool = CommandLineTool(
-        output: .init(
-            out: { text in out.withLock { $0 += text } },
-            err: { text in err.withLock { $0 += text } },
-            isTerminal: terminal
-        )
-    )
-    let code = tool.run(arguments)
-    return (code, out.withLock { $0 }, err.withLock { $0 })
-}
-
 private func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -32,13 +17,13 @@ private func write(_ text: String, to url: URL) throws {
 struct CommandLineToolTests {
     @Test("demo prints the event log, and its verdict on standard error, and passes")
     func demo() {
-        let (code, out, err) = run(["demo"])
+        let (code, out, err) = runInProcess(["demo"])
         #expect(code == 0)
         let lines = out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("{\"seq\":1,") == true)
         #expect(lines.last?.hasPrefix("{\"seq\":40,") == true)
         #expect(err.hasPrefix("PASS demo"))
-        #expect(run(["demo"]).out == out, "the same bytes every run")
+        #expect(runInProcess(["demo"]).out == out, "the same bytes every run")
     }
 
     @Test("run: PASS and FAIL per feed, the summary line last, exit 1 when an expectation fails")
@@ -49,7 +34,7 @@ struct CommandLineToolTests {
         let bad = directory.appendingPathComponent("bad.feed")
         try write("buy com.example.pro as p\nexpect state p purchased\n", to: good)
         try write("buy com.example.pro as p\nexpect state p failed\n", to: bad)
-        let (code, out, err) = run(["run", good.path, bad.path])
+        let (code, out, err) = runInProcess(["run", good.path, bad.path])
         #expect(code == 1)
         #expect(out.isEmpty)
         let lines = err.split(separator: "\n").map(String.init)
@@ -67,7 +52,7 @@ struct CommandLineToolTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let feed = directory.appendingPathComponent("broken.feed")
         try write("buy com.example.pro\nexpect state\n", to: feed)
-        let (code, _, err) = run(["run", feed.path])
+        let (code, _, err) = runInProcess(["run", feed.path])
         #expect(code == 2)
         #expect(
             err.contains(
@@ -89,7 +74,8 @@ struct CommandLineToolTests {
         }
         let logs = directory.appendingPathComponent("logs")
         let junit = directory.appendingPathComponent("report.xml")
-        let (code, _, err) = run(["run"] + feeds + ["--log-dir", logs.path, "--junit", junit.path, "--jobs", "4"])
+        let (code, _, err) = runInProcess(
+            ["run"] + feeds + ["--log-dir", logs.path, "--junit", junit.path, "--jobs", "4"])
         #expect(code == 1)
         let verdicts = err.split(separator: "\n").dropLast().map { $0.split(separator: " ")[1] }
         #expect(
@@ -107,7 +93,7 @@ struct CommandLineToolTests {
                 "<failure message=\"line 2: expect state t failed: expected state failed, observed purchased\">"))
 
         let combined = directory.appendingPathComponent("all.jsonl")
-        #expect(run(["run"] + feeds + ["--log", combined.path]).code == 1)
+        #expect(runInProcess(["run"] + feeds + ["--log", combined.path]).code == 1)
         let text = try String(contentsOf: combined, encoding: .utf8)
         let quantities = text.split(separator: "\n").filter { $0.contains("\"state\":\"purchasing\"") }
             .map { $0.components(separatedBy: "\"quantity\":")[1].prefix { $0.isNumber } }
@@ -116,40 +102,44 @@ struct CommandLineToolTests {
 
     @Test("help for every command; unknown commands and options explain themselves and exit 2")
     func usage() {
-        #expect(run(["--help"]).code == 0)
-        #expect(run(["--help"]).out.contains("Usage: openstorekit COMMAND"))
+        #expect(runInProcess(["--help"]).code == 0)
+        #expect(runInProcess(["--help"]).out.contains("Usage: openstorekit COMMAND"))
         for command in ["demo", "run", "generate", "help"] {
-            let (code, out, _) = run(["help", command])
+            let (code, out, _) = runInProcess(["help", command])
             #expect(code == 0)
             #expect(out.hasPrefix("Usage: openstorekit \(command)"))
         }
-        let unknown = run(["frobnicate"])
+        let unknown = runInProcess(["frobnicate"])
         #expect(unknown.code == 2)
         #expect(unknown.err.contains("unknown command \"frobnicate\""))
-        let badOption = run(["run", "x.feed", "--colour"])
+        let badOption = runInProcess(["run", "x.feed", "--colour"])
         #expect(badOption.code == 2)
         #expect(badOption.err.contains("unknown option --colour for `run`"))
-        let missing = run(["run"])
+        let missing = runInProcess(["run"])
         #expect(missing.code == 2)
         #expect(missing.err.contains("run needs at least one feed file"))
-        let noValue = run(["run", "x.feed", "--junit"])
+        let noValue = runInProcess(["run", "x.feed", "--junit"])
         #expect(noValue.err.contains("--junit needs a value"))
-        #expect(run([]).code == 2)
-        #expect(run(["generate", "--users", "0", "--seed", "1"]).err.contains("--users takes a whole number from 1"))
-        #expect(run(["generate", "--users", "2"]).err.contains("generate needs --seed S"))
+        #expect(runInProcess([]).code == 2)
+        #expect(
+            runInProcess(["generate", "--users", "0", "--seed", "1"]).err.contains(
+                "--users takes a whole number from 1"))
+        #expect(runInProcess(["generate", "--users", "2"]).err.contains("generate needs --seed S"))
     }
 
     @Test("generate writes a reproducible feed that runs")
     func generate() throws {
-        let first = run(["generate", "--users", "5", "--seed", "42", "--steps", "300"])
+        let first = runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300"])
         #expect(first.code == 0)
-        #expect(first.out == run(["generate", "--users", "5", "--seed", "42", "--steps", "300"]).out)
+        #expect(first.out == runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300"]).out)
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let feed = directory.appendingPathComponent("load.feed")
-        #expect(run(["generate", "--users", "5", "--seed", "42", "--steps", "300", "--output", feed.path]).code == 0)
+        #expect(
+            runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300", "--output", feed.path]).code
+                == 0)
         #expect(try String(contentsOf: feed, encoding: .utf8) == first.out)
-        let result = run(["run", feed.path])
+        let result = runInProcess(["run", feed.path])
         #expect(result.code == 0, "\(result.err)")
     }
 
@@ -162,7 +152,7 @@ struct CommandLineToolTests {
             try write("buy com.example.pro\n", to: url)
             return url.path
         }
-        #expect(run(["run"] + feeds, terminal: true).err.contains("[3/3]"))
-        #expect(!run(["run"] + feeds, terminal: false).err.contains("[3/3]"))
+        #expect(runInProcess(["run"] + feeds, terminal: true).err.contains("[3/3]"))
+        #expect(!runInProcess(["run"] + feeds, terminal: false).err.contains("[3/3]"))
     }
 }

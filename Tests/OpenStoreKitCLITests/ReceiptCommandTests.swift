@@ -6,18 +6,6 @@ import Testing
 
 private let vectors = SharedData.receipts
 
-private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-    let out = Mutex("")
-    let err = Mutex("")
-    let tool = CommandLineTool(
-        output: .init(
-            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            isTerminal: false)
-    )
-    let code = tool.run(arguments)
-    return (code, out.withLock { $0 }, err.withLock { $0 })
-}
-
 private func json(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
@@ -30,7 +18,7 @@ struct ReceiptCommandTests {
     @Test("verify: a real Apple receipt at its creation date prints Apple's JSON and exits 0", .requiresSharedData)
     func verifyApple() throws {
         try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
-        let (code, out, _) = run([
+        let (code, out, _) = runInProcess([
             "receipt", "verify", revenueCat, "--root", appleRoot, "--bundle-id", "com.revenuecat.sampleapp",
         ])
         #expect(code == 0)
@@ -49,7 +37,7 @@ struct ReceiptCommandTests {
         ])
     func verifyFailures(extra: [String], code expected: Int) throws {
         try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
-        let (code, out, _) = run(["receipt", "verify", revenueCat, "--root", appleRoot] + extra)
+        let (code, out, _) = runInProcess(["receipt", "verify", revenueCat, "--root", appleRoot] + extra)
         #expect(code == 1)
         let error = try #require(try json(out)["error"] as? [String: Any])
         #expect(error["code"] as? Int == expected)
@@ -60,7 +48,7 @@ struct ReceiptCommandTests {
     func plist() throws {
         let path = vectors.appendingPathComponent("arv_deprecatedSinglesTypeExpiredAppleCert_receipt.b64").path
         try #require(FileManager.default.fileExists(atPath: path), "the shared receipt vectors are missing")
-        let (code, out, _) = run(["receipt", "verify", path, "--root", appleRoot])
+        let (code, out, _) = runInProcess(["receipt", "verify", path, "--root", appleRoot])
         #expect(code == 1)
         #expect(try json(out)["error"] is [String: Any])
     }
@@ -68,23 +56,23 @@ struct ReceiptCommandTests {
     @Test("dump prints the receipt marked unverified", .requiresSharedData)
     func dump() throws {
         try #require(FileManager.default.fileExists(atPath: revenueCat), "the shared receipt vectors are missing")
-        let (code, out, _) = run(["receipt", "dump", revenueCat])
+        let (code, out, _) = runInProcess(["receipt", "dump", revenueCat])
         #expect(code == 0)
         #expect(try json(out)["verified"] as? Bool == false)
     }
 
     @Test("Usage errors exit 2 and explain themselves")
     func usage() {
-        #expect(run(["receipt"]).code == 2)
-        #expect(run(["receipt", "verify", "x"]).err.contains("trusts nothing by default"))
+        #expect(runInProcess(["receipt"]).code == 2)
+        #expect(runInProcess(["receipt", "verify", "x"]).err.contains("trusts nothing by default"))
         #expect(
-            run(["receipt", "verify", "x", "--test-root", "--at", "someday"]).err.contains(
+            runInProcess(["receipt", "verify", "x", "--test-root", "--at", "someday"]).err.contains(
                 "--at takes creation, now or an ISO 8601 date"))
         #expect(
-            run(["receipt", "verify", "x", "--test-root", "--device-id", "nope"]).err.contains(
+            runInProcess(["receipt", "verify", "x", "--test-root", "--device-id", "nope"]).err.contains(
                 "--device-id takes a UUID"))
-        #expect(run(["receipt", "shred", "x"]).err.contains("unknown receipt action"))
-        let missing = run(["receipt", "verify", "/nowhere/receipt", "--test-root"])
+        #expect(runInProcess(["receipt", "shred", "x"]).err.contains("unknown receipt action"))
+        let missing = runInProcess(["receipt", "verify", "/nowhere/receipt", "--test-root"])
         #expect(missing.code == 1)
         #expect(missing.out.contains("/nowhere/receipt"))
     }
@@ -94,8 +82,8 @@ struct ReceiptCommandTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).receipt")
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(run(["demo", "--receipt-out", path]).code == 0)
-        let (code, out, _) = run([
+        #expect(runInProcess(["demo", "--receipt-out", path]).code == 0)
+        let (code, out, _) = runInProcess([
             "receipt", "verify", path, "--test-root", "--bundle-id", "com.example.app",
             "--device-id", "00000000-0000-4000-8000-000000000001",
         ])
@@ -104,6 +92,7 @@ struct ReceiptCommandTests {
         let products = (receipt["in_app"] as? [[String: Any]])?.compactMap { $0["product_id"] as? String }
         #expect(Set(products ?? []) == ["com.example.pro", "com.example.premium.monthly"])
         let otherRoot = RepositoryFiles.pki.appendingPathComponent("other-root.pem").path
-        #expect(run(["receipt", "verify", path, "--root", otherRoot]).code == 1, "only the test root signs it")
+        #expect(
+            runInProcess(["receipt", "verify", path, "--root", otherRoot]).code == 1, "only the test root signs it")
     }
 }

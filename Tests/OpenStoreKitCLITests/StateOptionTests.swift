@@ -3,18 +3,6 @@ import OpenStoreKitCLI
 import Synchronization
 import Testing
 
-/// Runs the command with captured output.
-private func runTool(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-    let out = Mutex("")
-    let err = Mutex("")
-    let tool = CommandLineTool(
-        output: .init(
-            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            isTerminal: false))
-    let code = tool.run(arguments)
-    return (code, out.withLock { $0 }, err.withLock { $0 })
-}
-
 @Suite("The --state option")
 struct StateOptionTests {
     private let directory: URL
@@ -38,12 +26,12 @@ struct StateOptionTests {
             """.utf8
         ).write(to: feed)
         let state = directory.appendingPathComponent("state.sqlite").path
-        let first = runTool(["run", feed.path, "--state", state])
+        let first = runInProcess(["run", feed.path, "--state", state])
         #expect(first.code == 0, "\(first.err)")
         #expect(FileManager.default.fileExists(atPath: state))
         let again = directory.appendingPathComponent("again.feed")
         try Data("expect history 1\nexpect unfinished 0\n".utf8).write(to: again)
-        let second = runTool(["run", again.path, "--state", state])
+        let second = runInProcess(["run", again.path, "--state", state])
         #expect(second.code == 0, "\(second.err)")
     }
 
@@ -57,7 +45,7 @@ struct StateOptionTests {
             feeds.append(feed.path)
         }
         let states = directory.appendingPathComponent("states").path
-        let result = runTool(["run"] + feeds + ["--state", states])
+        let result = runInProcess(["run"] + feeds + ["--state", states])
         #expect(result.code == 0, "\(result.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: states).filter { $0.hasSuffix(".sqlite") }
         #expect(files.sorted() == ["a.sqlite", "b.sqlite"])
@@ -70,7 +58,7 @@ struct StateOptionTests {
         try Data("buy com.example.pro\n".utf8).write(to: feed)
         let notes = directory.appendingPathComponent("notes.txt")
         try Data("my notes\n".utf8).write(to: notes)
-        let result = runTool(["run", feed.path, "--state", notes.path])
+        let result = runInProcess(["run", feed.path, "--state", notes.path])
         #expect(result.code == 2)
         #expect(result.err.contains("ERROR \(feed.path)"))
         #expect(result.err.contains(notes.path))
@@ -81,12 +69,12 @@ struct StateOptionTests {
     func demoAndHelp() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("demo.sqlite").path
-        let demo = runTool(["demo", "--state", state])
+        let demo = runInProcess(["demo", "--state", state])
         #expect(demo.code == 0)
-        #expect(demo.out == runTool(["demo"]).out, "the same log as in memory")
-        let help = runTool(["help", "run"]).out
+        #expect(demo.out == runInProcess(["demo"]).out, "the same log as in memory")
+        let help = runInProcess(["help", "run"]).out
         #expect(help.contains("--state PATH"))
         #expect(help.contains("restart"))
-        #expect(runTool(["help", "demo"]).out.contains("--state FILE"))
+        #expect(runInProcess(["help", "demo"]).out.contains("--state FILE"))
     }
 }

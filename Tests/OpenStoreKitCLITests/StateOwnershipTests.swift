@@ -11,18 +11,6 @@ import Testing
     import Darwin
 #endif
 
-/// Runs the command in this process with captured output.
-private func runTool(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-    let out = Mutex("")
-    let err = Mutex("")
-    let tool = CommandLineTool(
-        output: .init(
-            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            isTerminal: false))
-    let code = tool.run(arguments)
-    return (code, out.withLock { $0 }, err.withLock { $0 })
-}
-
 @Suite("One process owns a state file")
 struct StateOwnershipTests {
     @Test("A second process on a state file in use is refused at once, naming the file and the owner's pid")
@@ -56,7 +44,7 @@ struct StateOwnershipTests {
         // `run --state` in this process is refused the same way, before it runs a single step.
         let feed = directory + "/buy.feed"
         try Data("buy com.example.pro\nexpect history 1\n".utf8).write(to: URL(fileURLWithPath: feed))
-        let run = runTool(["run", feed, "--state", state])
+        let run = runInProcess(["run", feed, "--state", state])
         #expect(run.code == 2)
         #expect((run.out + run.err).contains("in use by process \(owner.pid)"), "\(run.out)\(run.err)")
 
