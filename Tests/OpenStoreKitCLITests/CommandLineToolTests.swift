@@ -1,13 +1,8 @@
 import Foundation
 import OpenStoreKitCLI
 import Synchronization
+import TestSupport
 import Testing
-
-private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 private func write(_ text: String, to url: URL) throws {
     try Data(text.utf8).write(to: url)
@@ -28,8 +23,9 @@ struct CommandLineToolTests {
 
     @Test("run: PASS and FAIL per feed, the summary line last, exit 1 when an expectation fails")
     func runMixed() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-cli")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let good = directory.appendingPathComponent("good.feed")
         let bad = directory.appendingPathComponent("bad.feed")
         try write("buy com.example.pro as p\nexpect state p purchased\n", to: good)
@@ -48,8 +44,9 @@ struct CommandLineToolTests {
 
     @Test("run: a malformed feed is reported with its place and exits 2")
     func runMalformed() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-cli")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let feed = directory.appendingPathComponent("broken.feed")
         try write("buy com.example.pro\nexpect state\n", to: feed)
         let (code, _, err) = runInProcess(["run", feed.path])
@@ -62,8 +59,9 @@ struct CommandLineToolTests {
 
     @Test("run: many feeds in parallel keep their order, with logs per feed and in one file, and JUnit XML")
     func parallelWithLogs() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-cli")
+        defer { temporary.remove() }
+        let directory = temporary.url
         var feeds: [String] = []
         for index in 0..<12 {
             let feed = directory.appendingPathComponent("feed\(index).feed")
@@ -132,8 +130,9 @@ struct CommandLineToolTests {
         let first = runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300"])
         #expect(first.code == 0)
         #expect(first.out == runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300"]).out)
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-cli")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let feed = directory.appendingPathComponent("load.feed")
         #expect(
             runInProcess(["generate", "--users", "5", "--seed", "42", "--steps", "300", "--output", feed.path]).code
@@ -145,8 +144,9 @@ struct CommandLineToolTests {
 
     @Test("A progress line is shown on a terminal only")
     func progress() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "openstorekit-cli")
+        defer { temporary.remove() }
+        let directory = temporary.url
         let feeds = try (0..<3).map { index -> String in
             let url = directory.appendingPathComponent("p\(index).feed")
             try write("buy com.example.pro\n", to: url)
