@@ -1,0 +1,119 @@
+import Foundation
+import ReceiptKit
+import StoreModels
+package import StoreSimulator
+
+extension StoreKitClient {
+    /// The store's signed transaction of a record, verified, to be finished on this client's device.
+    func transactionResult(_ recordID: UInt64) -> VerificationResult<Transaction>? {
+        SignedValues(store: store, controls: controls).transaction(recordID, origin: self)
+    }
+
+    /// The store's signed renewal info of a subscription, verified.
+    func renewalInfoResult(originalID: UInt64) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo>? {
+        SignedValues(store: store, controls: controls).renewalInfo(originalID: originalID)
+    }
+
+    /// The store's signed app transaction, verified.
+    func appTransactionResult() -> VerificationResult<AppTransaction>? {
+        SignedValues(store: store, controls: controls).appTransaction()
+    }
+}
+
+/// The values a store signs, decoded and verified: `.verified` only when ReceiptKit's `JWSVerifier` accepts the JWS
+/// against the store's root (and no test simulates a verification failure).
+package struct SignedValues: Sendable {
+    let store: SimulatedStore
+    let controls: StoreKitControls
+
+    /// The signed values of a store.
+    package init(store: SimulatedStore) {
+        self.init(store: store, controls: store.storeKitControls)
+    }
+
+    init(store: SimulatedStore, controls: StoreKitControls) {
+        self.store = store
+        self.controls = controls
+    }
+
+    /// The store's signed transaction of a record, verified; `finish()` on it goes to the bound device.
+    package func transaction(_ recordID: UInt64) -> VerificationResult<Transaction>? {
+        transaction(recordID, origin: nil)
+    }
+
+    func transaction(_ recordID: UInt64, origin: StoreKitClient?) -> VerificationResult<Transaction>? {
+        guard let jws = signedTransactionJWS(recordID) else { return nil }
+        return result(of: jws, as: JWSTransaction.self) { payload, signed in
+            Transaction(payload, signed: signed, origin: origin)
+        }
+    }
+
+    /// The store's signed renewal info of a subscription, verified.
+    func renewalInfo(originalID: UInt64) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo>? {
+        guard let jws = signedRenewalInfoJWS(originalID) else { return nil }
+        return result(of: jws, as: JWSRenewalInfo.self) { payload, signed in
+            Product.SubscriptionInfo.RenewalInfo(payload, signed: signed)
+        }
+    }
+
+    /// The store's signed app transaction, verified.
+    func appTransaction() -> VerificationResult<AppTransaction>? {
+        guard let jws = signedAppTransactionJWS() else { return nil }
+        return result(of: jws, as: JWSAppTransaction.self) { payload, signed in AppTransaction(payload, signed: signed)
+        }
+    }
+
+    /// Decodes a JWS's payload and verifies the JWS: `.verified` only when the verifier accepts it.
+    private func result<Payload: Decodable, Value>(
+        of jws: String, as type: Payload.Type, make: (Payload, SignedJWS) -> Value
+    ) -> VerificationResult<Value>? {
+        let signed =
+            SignedJWS(jws) ?? SignedJWS(jws: jws, header: Data(), payload: Data(), signature: Data())
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: signed.payloadData) else {
+            return nil
+        }
+        let value = make(payload, signed)
+        if let simulated = controls.verificationFailure {
+            return .unverified(value, VerificationResult<Value>.VerificationError(simulated))
+        }
+        guard let error = verify(jws) else { return .verified(value) }
+        return .unverified(value, VerificationResult<Value>.VerificationError(error))
+    }
+
+    // MARK: The store's signing (the only calls into it)
+
+    func signedTransactionJWS(_ recordID: UInt64) -> String? { nil }
+
+    func signedRenewalInfoJWS(_ originalID: UInt64) -> String? { nil }
+
+    func signedAppTransactionJWS() -> String? { nil }
+
+    /// Verifies a JWS against the store's root; `nil` when it passes.
+    func verify(_ jws: String) -> VerificationResult<Transaction>.VerificationError? {
+        .invalidCertificateChain
+    }
+}
+
+extension VerificationResult.VerificationError {
+    /// The same error for another signed type.
+    package init<Other>(_ other: VerificationResult<Other>.VerificationError) {
+        switch other {
+        case .revokedCertificate: self = .revokedCertificate
+        case .invalidCertificateChain: self = .invalidCertificateChain
+        case .invalidDeviceVerification: self = .invalidDeviceVerification
+        case .invalidEncoding: self = .invalidEncoding
+        case .invalidSignature: self = .invalidSignature
+        case .missingRequiredProperties: self = .missingRequiredProperties
+        }
+    }
+
+    /// The StoreKit 2 error of a JWS that ReceiptKit refused.
+    init(_ error: ReceiptError) {
+        switch error.code {
+        case .invalidJWS, .invalidEncoding, .truncated, .trailingBytes, .invalidLength: self = .invalidEncoding
+        case .signatureInvalid: self = .invalidSignature
+        case .bundleIdentifierMismatch, .environmentMismatch, .deviceHashMismatch: self = .invalidDeviceVerification
+        default: self = .invalidCertificateChain
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import StoreModels
+import StoreSimulator
+import Synchronization
+
+/// StoreKit 2 on one device of one store: what the static API and the values it hands out talk to.
+///
+/// It turns the device's events into `Transaction.updates` elements and purchase outcomes, and reads the store's
+/// history for `all`, `currentEntitlements`, `latest(for:)` and subscription statuses. It never decides anything:
+/// the store does. A client lives as long as something uses it (a binding, a listener, a value from the store);
+/// the next one for the same device is a new launch of the app, whose first listener hears the unfinished
+/// transactions again.
+final class StoreKitClient: Sendable {
+    let store: SimulatedStore
+    let deviceID: String
+    let account: String
+    let controls: StoreKitControls
+    let link: DeviceLink
+
+    struct State {
+        /// Purchases waiting for the store's decision, by device transaction identifier.
+        var waiters: [UInt64: PurchaseWaiter] = [:]
+        /// Updates heard while no listener was alive, for the next one.
+        var backlog: [VerificationResult<Transaction>] = []
+        /// The listeners, held weakly: a listener ends with its iterator.
+        var listeners: [WeakListener] = []
+        /// The records already told as purchased (by `updates` or a purchase's result).
+        var announced: Set<UInt64> = []
+        /// The records already told as revoked, or revoked before this client started.
+        var announcedRevocations: Set<UInt64> = []
+    }
+
+    let state = Mutex(State())
+
+    private init(store: SimulatedStore, deviceID: String, account: String, controls: StoreKitControls) {
+        self.store = store
+        self.deviceID = deviceID
+        self.account = account
+        self.controls = controls
+        self.link = DeviceLink(store: store, deviceID: deviceID, account: account)
+    }
+
+    /// The client of a device of a store: the live one, or a new one (a launch).
+    static func client(for store: SimulatedStore, deviceID: String, account: String) -> StoreKitClient {
+        var created: StoreKitClient?
+        let client = StoreKitRegistry.shared.client(for: store, deviceID: deviceID) { controls in
+            let client = StoreKitClient(store: store, deviceID: deviceID, account: account, controls: controls)
+            created = client
+            return client
+        }
+        created?.launch()
+        return client
+    }
+
+    /// Connects to the device; its unfinished purchases wait for the first listener.
+    private func launch() {
+        link.client = self
+        let revoked = store.transactions(of: account).filter { $0.cancellationDate != nil }.map(\.id)
+        state.withLock { $0.announcedRevocations = Set(revoked) }
+        let unfinished = link.connect()
+        let recordIDs = unfinished.filter { $0.state == .purchased }.compactMap(\.recordID)
+        let results = recordIDs.compactMap { transactionResult($0) }
+        state.withLock { state in
+            state.announced.formUnion(recordIDs)
+            state.backlog.append(contentsOf: results)
+        }
+    }
+
+    // MARK: Events (on the store's lane)
+
+    func handle(_ event: DeviceEvent) {
+        switch event {
+        case .updated(let transactions):
+            for transaction in transactions { handleUpdate(transaction) }
+        case .entitlementsRevoked(let productIDs):
+            handleRevocation(of: Set(productIDs))
+        case .removed, .dropped, .restoreFinished, .restoreFailed, .storefrontChanged, .priceConsentNeeded:
+            break
+        }
+    }
+
+    private func handleUpdate(_ transaction: DeviceTransaction) {
+        enum Step {
+            case resolve(PurchaseWaiter)
+            case announce(UInt64)
+            case none
+        }
+        let step = state.withLock { state -> Step in
+            if transaction.state != .purchasing, let waiter = state.waiters.removeValue(forKey: transaction.id) {
+                if transaction.state == .purchased, let recordID = transaction.recordID {
+                    state.announced.insert(recordID)
+                }
+                return .resolve(waiter)
+            }
+            // Restored transactions belong to StoreKit 1's restore; failed and deferred ones tell StoreKit 2 nothing.
+            guard transaction.state == .purchased, let recordID = transaction.recordID,
+                state.announced.insert(recordID).inserted
+            else { return .none }
+            return .announce(recordID)
+        }
+        switch step {
+        case .resolve(let waiter): waiter.resolve(transaction)
+        case .announce(let recordID): if let result = transactionResult(recordID) { announce(result) }
+        case .none: break
+        }
+    }
+
+    private func handleRevocation(of productIDs: Set<String>) {
+        let revoked = store.transactions(of: account).filter {
+            $0.cancellationDate != nil && productIDs.contains($0.productID)
+        }
+        let fresh = state.withLock { state in
+            revoked.filter { state.announcedRevocations.insert($0.id).inserted }.map(\.id)
+        }
+        for id in fresh {
+            if let result = transactionResult(id) { announce(result) }
+        }
+    }
+
+    /// Gives an update to every live listener, or keeps it for the next one.
+    private func announce(_ result: VerificationResult<Transaction>) {
+        let listeners = state.withLock { state -> [UpdatesListener] in
+            let live = state.listeners.compactMap(\.listener)
+            state.listeners = live.map(WeakListener.init)
+            if live.isEmpty { state.backlog.append(result) }
+            return live
+        }
+        for listener in listeners { listener.receive([result]) }
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener of `Transaction.updates`; the first one alive gets what was heard before it.
+    func addListener() -> UpdatesListener {
+        let listener = UpdatesListener()
+        let backlog = state.withLock { state -> [VerificationResult<Transaction>] in
+            state.listeners = state.listeners.filter { $0.listener != nil }
+            state.listeners.append(WeakListener(listener))
+            defer { state.backlog.removeAll() }
+            return state.listeners.count == 1 ? state.backlog : []
+        }
+        listener.receive(backlog)
+        return listener
+    }
+
+    // MARK: Products and purchases
+
+    func products(_ identifiers: [String]) async throws -> [Product] {
+        try controls.check(.loadProducts)
+        await store.idle()
+        let found: [ProductDefinition]
+        do {
+            found = try store.loadProducts(identifiers).products
+        } catch {
+            throw StoreKitError(error)
+        }
+        let settings = store.settings
+        return found.map { Product($0, storefront: settings.storefront, locale: settings.locale, client: self) }
+    }
+
+    func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
+        try controls.check(.purchase)
+        let request = try Self.request(for: product, options: options)
+        let waiter = PurchaseWaiter()
+        let id = link.submit(request)
+        state.withLock { $0.waiters[id] = waiter }
+        link.process(id)
+        await store.idle()
+        let decided = await waiter.decision()
+        switch decided.state {
+        case .purchased:
+            guard let recordID = decided.recordID, let result = transactionResult(recordID) else {
+                throw StoreKitError.unknown
+            }
+            return .success(result)
+        case .deferred:
+            return .pending
+        default:
+            // StoreKit 2 has no failed transactions: the failed one leaves the device's queue at once.
+            link.finish(id)
+            await store.idle()
+            let failure = decided.failure ?? StoreFailure(.unknown, "the purchase failed")
+            if failure.code == .paymentCancelled { return .userCancelled }
+            throw Self.purchaseError(failure)
+        }
+    }
+
+    /// The store's payment request for a purchase with options.
+    static func request(for product: Product, options: Set<Product.PurchaseOption>) throws -> PaymentRequest {
+        var quantity = 1
+        var token: UUID?
+        var discount: DiscountRequest?
+        var askToBuy = false
+        for option in options {
+            switch option.kind {
+            case .quantity(let value): quantity = value
+            case .appAccountToken(let value): token = value
+            case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
+                discount = DiscountRequest(
+                    offerID: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
+                    signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
+            case .simulatesAskToBuy(let value): askToBuy = value
+            case .custom: break
+            }
+        }
+        guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }
+        return PaymentRequest(
+            productID: product.id, quantity: quantity, applicationUsername: token?.uuidString.lowercased(),
+            simulatesAskToBuy: askToBuy, discount: discount)
+    }
+
+    /// The StoreKit 2 error of a failed purchase.
+    static func purchaseError(_ failure: StoreFailure) -> any Error {
+        switch failure.code {
+        case .paymentNotAllowed: Product.PurchaseError.purchaseNotAllowed
+        case .paymentInvalid, .storeProductNotAvailable: Product.PurchaseError.productUnavailable
+        case .invalidOfferIdentifier: Product.PurchaseError.invalidOfferIdentifier
+        case .invalidSignature: Product.PurchaseError.invalidOfferSignature
+        case .missingOfferParams: Product.PurchaseError.missingOfferParameters
+        case .invalidOfferPrice: Product.PurchaseError.invalidOfferPrice
+        case .ineligibleForOffer: Product.PurchaseError.ineligibleForOffer
+        default: StoreKitError(failure)
+        }
+    }
+
+    // MARK: Finishing
+
+    func finish(_ transaction: Transaction) async {
+        let entries = link.unfinished.filter { ($0.recordID ?? $0.id) == transaction.id && $0.state != .restored }
+        for entry in entries { link.finish(entry.id) }
+        await store.idle()
+    }
+}
+
+/// A weak reference to a listener.
+struct WeakListener: Sendable {
+    weak var listener: UpdatesListener?
+
+    init(_ listener: UpdatesListener) { self.listener = listener }
+}
