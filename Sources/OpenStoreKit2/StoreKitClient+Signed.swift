@@ -90,7 +90,21 @@ package struct SignedValues: Sendable {
 
     /// Verifies a JWS against the store's root; `nil` when it passes.
     func verify(_ jws: String) -> VerificationResult<Transaction>.VerificationError? {
-        .invalidCertificateChain
+        do throws(ReceiptError) {
+            let verifier = try controls.verifier(trusting: signingRoot)
+            _ = try verifier.verify(jws, options: verificationOptions)
+            return nil
+        } catch {
+            return VerificationResult<Transaction>.VerificationError(error)
+        }
+    }
+
+    /// The root that verifies what the store signs.
+    private var signingRoot: X509Certificate { X509Certificate.openStoreKitJWSTestRoot }
+
+    /// What is checked beyond the chain: the app's bundle identifier.
+    private var verificationOptions: JWSVerificationOptions {
+        JWSVerificationOptions(bundleIdentifier: store.app.bundleIdentifier)
     }
 }
 

@@ -1,7 +1,9 @@
+import ReceiptKit
 import Synchronization
 
 /// What a test set on a store for StoreKit 2 (``SKTestSession``'s `setSimulatedError(_:forAPI:)`): the failures
-/// of each StoreKit 2 API. One per store, shared by every device of it.
+/// of each StoreKit 2 API; and the verifier of the store's JWS, which remembers the chains it has checked. One per
+/// store, shared by every device of it.
 package final class StoreKitControls: Sendable {
     /// A StoreKit 2 API a test can make fail.
     package enum API: Hashable, Sendable, CaseIterable {
@@ -18,6 +20,18 @@ package final class StoreKitControls: Sendable {
     }
 
     private let failures = Mutex<[API: Failure]>([:])
+    private let verifiers = Mutex<[[UInt8]: JWSVerifier]>([:])
+
+    /// The verifier that trusts exactly `root`, made once per root.
+    func verifier(trusting root: X509Certificate) throws(ReceiptError) -> JWSVerifier {
+        if let known = verifiers.withLock({ $0[root.derEncoded] }) { return known }
+        let made = try JWSVerifier(trustedRoots: [root])
+        return verifiers.withLock { verifiers in
+            if let known = verifiers[root.derEncoded] { return known }
+            verifiers[root.derEncoded] = made
+            return made
+        }
+    }
 
     package init() {}
 

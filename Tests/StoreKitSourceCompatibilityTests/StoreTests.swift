@@ -48,7 +48,8 @@ struct StoreTests {
             #expect(store.consumables.map(\.id) == ["com.example.consumable"])
             #expect(store.nonConsumables.map(\.id) == ["com.example.no-ads"])
             #expect(store.nonRenewables.map(\.id) == ["com.example.season-pass"])
-            #expect(store.subscriptions.map(\.id) == ["com.example.auto-renewable", "com.example.auto-renewable.yearly"])
+            #expect(
+                store.subscriptions.map(\.id) == ["com.example.auto-renewable", "com.example.auto-renewable.yearly"])
         }
     }
 
