@@ -50,8 +50,8 @@ let package = Package(
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit",
-                "StoreModels",
+                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKit2", "OpenStoreKitTest", "StoreSimulator",
+                "ReceiptKit", "StoreModels",
             ]
         ),
         .target(

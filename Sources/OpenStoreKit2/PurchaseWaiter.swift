@@ -16,6 +16,9 @@ final class PurchaseWaiter: Sendable {
         waiting?.resume(returning: transaction)
     }
 
+    /// The decided transaction, if the store has decided.
+    var decided: DeviceTransaction? { state.withLock { $0.decided } }
+
     /// The decided transaction, once the store has decided.
     func decision() async -> DeviceTransaction {
         await withCheckedContinuation { (continuation: CheckedContinuation<DeviceTransaction, Never>) in

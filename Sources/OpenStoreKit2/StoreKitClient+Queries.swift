@@ -40,7 +40,7 @@ extension StoreKitClient {
     }
 
     /// The records that entitle the account now, oldest first.
-    private func entitlementRecordIDs() -> [UInt64] {
+    func entitlementRecordIDs() -> [UInt64] {
         let records = store.transactions(of: account).filter { $0.isOwned }
         var ids: [UInt64] = []
         var latestNonConsumable: [String: UInt64] = [:]
@@ -61,14 +61,22 @@ extension StoreKitClient {
 
     func unfinished() async -> [VerificationResult<Transaction>] {
         await store.idle()
-        return link.unfinished.filter { $0.state == .purchased }.compactMap(\.recordID).compactMap {
-            transactionResult($0)
-        }
+        return unfinishedResults()
+    }
+
+    /// The device's unfinished purchased transactions, signed.
+    func unfinishedResults() -> [VerificationResult<Transaction>] {
+        link.unfinished.filter { $0.state == .purchased }.compactMap(\.recordID).compactMap { transactionResult($0) }
     }
 
     func statuses(groupID: String) async throws -> [Product.SubscriptionInfo.Status] {
         try controls.check(.subscriptionStatus)
         await store.idle()
+        return statusesNow(groupID: groupID)
+    }
+
+    /// The statuses of a group as the store stands.
+    func statusesNow(groupID: String) -> [Product.SubscriptionInfo.Status] {
         guard let subscription = store.subscription(groupID: groupID, account: account),
             let transaction = transactionResult(subscription.latestRecordID),
             let renewalInfo = renewalInfoResult(originalID: subscription.originalID)

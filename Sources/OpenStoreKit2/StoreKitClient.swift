@@ -131,8 +131,8 @@ final class StoreKitClient: Sendable {
     // MARK: Listeners
 
     /// Adds a listener of `Transaction.updates`; the first one alive gets what was heard before it.
-    func addListener() -> UpdatesListener {
-        let listener = UpdatesListener()
+    func addListener(handler: (@Sendable (VerificationResult<Transaction>) -> Void)? = nil) -> UpdatesListener {
+        let listener = UpdatesListener(handler: handler)
         let backlog = state.withLock { state -> [VerificationResult<Transaction>] in
             state.listeners = state.listeners.filter { $0.listener != nil }
             state.listeners.append(WeakListener(listener))
@@ -160,13 +160,25 @@ final class StoreKitClient: Sendable {
 
     func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
         try controls.check(.purchase)
-        let request = try Self.request(for: product, options: options)
+        let (id, waiter) = start(try Self.request(for: product, options: options))
+        await store.idle()
+        let decided = await waiter.decision()
+        let result = try outcome(of: decided, id: id)
+        await store.idle()
+        return result
+    }
+
+    /// Adds a payment to the device's queue and asks the store to decide it; the waiter gets the decision.
+    func start(_ request: PaymentRequest) -> (UInt64, PurchaseWaiter) {
         let waiter = PurchaseWaiter()
         let id = link.submit(request)
         state.withLock { $0.waiters[id] = waiter }
         link.process(id)
-        await store.idle()
-        let decided = await waiter.decision()
+        return (id, waiter)
+    }
+
+    /// What a decided purchase comes to: a failed transaction leaves the queue (on the lane).
+    func outcome(of decided: DeviceTransaction, id: UInt64) throws -> Product.PurchaseResult {
         switch decided.state {
         case .purchased:
             guard let recordID = decided.recordID, let result = transactionResult(recordID) else {
@@ -178,7 +190,6 @@ final class StoreKitClient: Sendable {
         default:
             // StoreKit 2 has no failed transactions: the failed one leaves the device's queue at once.
             link.finish(id)
-            await store.idle()
             let failure = decided.failure ?? StoreFailure(.unknown, "the purchase failed")
             if failure.code == .paymentCancelled { return .userCancelled }
             throw Self.purchaseError(failure)
@@ -226,9 +237,15 @@ final class StoreKitClient: Sendable {
     // MARK: Finishing
 
     func finish(_ transaction: Transaction) async {
-        let entries = link.unfinished.filter { ($0.recordID ?? $0.id) == transaction.id && $0.state != .restored }
-        for entry in entries { link.finish(entry.id) }
+        finish(transactionID: transaction.id)
         await store.idle()
+    }
+
+    /// Asks the store to finish the device's queue entries that report a transaction (StoreKit 1's restored copies
+    /// stay).
+    func finish(transactionID: UInt64) {
+        let entries = link.unfinished.filter { ($0.recordID ?? $0.id) == transactionID && $0.state != .restored }
+        for entry in entries { link.finish(entry.id) }
     }
 }
 

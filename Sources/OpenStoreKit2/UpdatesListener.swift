@@ -1,6 +1,7 @@
 import Synchronization
 
-/// One iterator of `Transaction.updates`: the updates given to it wait here until `next()` takes them.
+/// One iterator of `Transaction.updates`: the updates given to it wait here until `next()` takes them; or, for a
+/// synchronous listener (feeds), go to its handler as they arrive.
 final class UpdatesListener: Sendable {
     private struct State {
         var buffer: [VerificationResult<Transaction>] = []
@@ -10,10 +11,20 @@ final class UpdatesListener: Sendable {
     }
 
     private let state = Mutex(State())
+    private let handler: (@Sendable (VerificationResult<Transaction>) -> Void)?
+
+    /// Creates a listener whose updates wait for `next()`, or go to `handler` as they arrive.
+    init(handler: (@Sendable (VerificationResult<Transaction>) -> Void)? = nil) {
+        self.handler = handler
+    }
 
     /// Takes updates, in order.
     func receive(_ results: [VerificationResult<Transaction>]) {
         guard !results.isEmpty else { return }
+        if let handler {
+            for result in results { handler(result) }
+            return
+        }
         let resumed = state.withLock {
             state -> (CheckedContinuation<VerificationResult<Transaction>?, Never>, VerificationResult<Transaction>)? in
             state.buffer.append(contentsOf: results)

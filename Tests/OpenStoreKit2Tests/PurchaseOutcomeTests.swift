@@ -8,11 +8,6 @@ import Testing
 
 @Suite("Product.purchase: outcomes other than a purchase", .timeLimit(.minutes(1)))
 struct PurchaseOutcomeTests {
-    /// The product with an identifier, looked up in the bound store.
-    private func product(_ id: String) async throws -> Product {
-        try #require(try await Product.products(for: [id]).first)
-    }
-
     @Test("Ask to Buy (simulatesAskToBuyInSandbox) comes back .pending; the transaction waits, deferred, in the queue")
     func askToBuyIsPending() async throws {
         let store = SimulatedStore(lane: .manual)
