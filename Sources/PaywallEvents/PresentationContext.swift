@@ -35,7 +35,7 @@ public final class PresentationContext: @unchecked Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates a context.
+    /// Creates a context. (`PaywallEventsTest` adds one without a host, giving it a new `SimulatedHost`.)
     ///
     /// - Parameters:
     ///   - purchases: the purchase module; its queue's store provides the clock.
