@@ -17,7 +17,9 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "StoreSimulator", targets: ["StoreSimulator"]),
         .library(name: "Purchases", targets: ["Purchases"]),
+        .library(name: "PurchasesTest", targets: ["PurchasesTest"]),
         .library(name: "PaywallEvents", targets: ["PaywallEvents"]),
+        .library(name: "PaywallEventsTest", targets: ["PaywallEventsTest"]),
         .library(name: "FeedRunner", targets: ["FeedRunner"]),
         .library(name: "OpenStoreKitCLI", targets: ["OpenStoreKitCLI"]),
         .executable(name: "openstorekit", targets: ["OpenStoreKitCommand"]),
@@ -37,27 +39,35 @@ let package = Package(
         .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
         .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
-        .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
         .target(
             name: "OpenStoreKit2", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
         .target(
             name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels"]),
         .target(name: "StoreKit", dependencies: ["OpenStoreKit", "OpenStoreKit2"]),
         .target(name: "StoreKitTest", dependencies: ["OpenStoreKitTest", "StoreSimulator"]),
+        // The app-side modules see the store through OpenStoreKit's `StoreEnvironment`, never the simulator itself.
+        .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels", "Ledger"]),
+        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
+        // Their harness pieces, over the simulated store, as OpenStoreKitTest is for StoreKit.
         .target(
-            name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels", "Ledger"]),
-        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels"]),
+            name: "PurchasesTest",
+            dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels", "Ledger"]),
+        .target(
+            name: "PaywallEventsTest", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKit2", "OpenStoreKitTest", "StoreSimulator",
+                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKit2", "OpenStoreKitTest",
+                "StoreSimulator",
                 "ReceiptKit", "StoreModels",
             ]
         ),
         .target(
             name: "OpenStoreKitCLI",
             dependencies: [
-                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases", "Ledger",
+                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases",
+                "PurchasesTest", "Ledger",
             ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
@@ -93,7 +103,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PaywallEventsTests",
-            dependencies: ["TestSupport", "PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit"]),
+            dependencies: [
+                "TestSupport", "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "StoreSimulator",
+                "ReceiptKit",
+            ]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner", "StoreModels"]),
         .testTarget(
             name: "OpenStoreKitCLITests",
