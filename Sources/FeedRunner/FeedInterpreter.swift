@@ -648,8 +648,8 @@ final class FeedInterpreter {
 
     func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
-        case .handle(let name): handles[name]
-        case .product(let id): latestByProduct[currentSeat + "\n" + id]
+        case .handle(let name): handles[name] ?? storeKit2.purchases[name]?.transactionID
+        case .product(let id): latestByProduct[currentSeat + "\n" + id] ?? storeKit2.latest[currentSeat + "\n" + id]?.id
         }
     }
 
