@@ -27,10 +27,10 @@ public enum StoreKitEnvironment {
     static var current: StoreKitClient { binding ?? defaultClient }
 
     /// The store the static API talks to here.
-    public static var store: SimulatedStore { current.store }
+    public static var store: SimulatedStore { binding?.store ?? .default }
 
     /// The device the static API acts as here.
-    public static var deviceID: String { current.deviceID }
+    public static var deviceID: String { binding?.deviceID ?? SKPaymentQueue.defaultDeviceID }
 
     /// Runs `operation` with the static API bound to a store, as one device signed in to one account.
     ///
