@@ -28,6 +28,8 @@ final class StoreKitClient: Sendable {
         var announced: Set<UInt64> = []
         /// The records already told as revoked, or revoked before this client started.
         var announcedRevocations: Set<UInt64> = []
+        /// The listeners of `Storefront.updates`, held weakly.
+        var storefrontListeners: [WeakStorefrontListener] = []
     }
 
     let state = Mutex(State())
@@ -74,7 +76,13 @@ final class StoreKitClient: Sendable {
             for transaction in transactions { handleUpdate(transaction) }
         case .entitlementsRevoked(let productIDs):
             handleRevocation(of: Set(productIDs))
-        case .removed, .dropped, .restoreFinished, .restoreFailed, .storefrontChanged, .priceConsentNeeded:
+        case .storefrontChanged(let storefront):
+            let listeners = state.withLock { state in
+                state.storefrontListeners = state.storefrontListeners.filter { $0.listener != nil }
+                return state.storefrontListeners.compactMap(\.listener)
+            }
+            for listener in listeners { listener.receive([Storefront(storefront)]) }
+        case .removed, .dropped, .restoreFinished, .restoreFailed, .priceConsentNeeded:
             break
         }
     }
@@ -140,6 +148,13 @@ final class StoreKitClient: Sendable {
             return state.listeners.count == 1 ? state.backlog : []
         }
         listener.receive(backlog)
+        return listener
+    }
+
+    /// Adds a listener of `Storefront.updates`: it hears the changes from now on.
+    func addStorefrontListener() -> AsyncListener<Storefront> {
+        let listener = AsyncListener<Storefront>()
+        state.withLock { $0.storefrontListeners.append(WeakStorefrontListener(listener: listener)) }
         return listener
     }
 
@@ -247,6 +262,11 @@ final class StoreKitClient: Sendable {
         let entries = link.unfinished.filter { ($0.recordID ?? $0.id) == transactionID && $0.state != .restored }
         for entry in entries { link.finish(entry.id) }
     }
+}
+
+/// A weak reference to a listener of `Storefront.updates`.
+struct WeakStorefrontListener: Sendable {
+    weak var listener: AsyncListener<Storefront>?
 }
 
 /// A weak reference to a listener.

@@ -36,7 +36,10 @@ extension Transaction {
             }
         }
 
-        /// Makes an iterator.
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(client: client, source: source) }
+        /// Makes an iterator; an iterator of ``Transaction/updates`` listens from now on.
+        public func makeAsyncIterator() -> AsyncIterator {
+            guard case .updates = source else { return AsyncIterator(client: client, source: source) }
+            return AsyncIterator(client: client, source: source, listener: client.addListener())
+        }
     }
 }

@@ -1,32 +1,35 @@
 import Synchronization
 
-/// One iterator of `Transaction.updates`: the updates given to it wait here until `next()` takes them; or, for a
-/// synchronous listener (feeds), go to its handler as they arrive.
-final class UpdatesListener: Sendable {
+/// One iterator of `Transaction.updates`.
+typealias UpdatesListener = AsyncListener<VerificationResult<Transaction>>
+
+/// One iterator of an endless StoreKit 2 sequence (`Transaction.updates`, `Storefront.updates`): the elements given to
+/// it wait here until `next()` takes them; or, for a synchronous listener (feeds), go to its handler as they arrive.
+final class AsyncListener<Element: Sendable>: Sendable {
     private struct State {
-        var buffer: [VerificationResult<Transaction>] = []
+        var buffer: [Element] = []
         var head = 0
-        var waiting: CheckedContinuation<VerificationResult<Transaction>?, Never>?
+        var waiting: CheckedContinuation<Element?, Never>?
         var cancelled = false
     }
 
     private let state = Mutex(State())
-    private let handler: (@Sendable (VerificationResult<Transaction>) -> Void)?
+    private let handler: (@Sendable (Element) -> Void)?
 
     /// Creates a listener whose updates wait for `next()`, or go to `handler` as they arrive.
-    init(handler: (@Sendable (VerificationResult<Transaction>) -> Void)? = nil) {
+    init(handler: (@Sendable (Element) -> Void)? = nil) {
         self.handler = handler
     }
 
     /// Takes updates, in order.
-    func receive(_ results: [VerificationResult<Transaction>]) {
+    func receive(_ results: [Element]) {
         guard !results.isEmpty else { return }
         if let handler {
             for result in results { handler(result) }
             return
         }
         let resumed = state.withLock {
-            state -> (CheckedContinuation<VerificationResult<Transaction>?, Never>, VerificationResult<Transaction>)? in
+            state -> (CheckedContinuation<Element?, Never>, Element)? in
             state.buffer.append(contentsOf: results)
             guard let waiting = state.waiting else { return nil }
             state.waiting = nil
@@ -35,7 +38,7 @@ final class UpdatesListener: Sendable {
         if let (continuation, result) = resumed { continuation.resume(returning: result) }
     }
 
-    private func take(_ state: inout State) -> VerificationResult<Transaction>? {
+    private func take(_ state: inout State) -> Element? {
         guard state.head < state.buffer.count else { return nil }
         let result = state.buffer[state.head]
         state.head += 1
@@ -47,11 +50,11 @@ final class UpdatesListener: Sendable {
     }
 
     /// The next update; `nil` once the waiting task is cancelled.
-    func next() async -> VerificationResult<Transaction>? {
+    func next() async -> Element? {
         await withTaskCancellationHandler {
             await withCheckedContinuation {
-                (continuation: CheckedContinuation<VerificationResult<Transaction>?, Never>) in
-                let ready = state.withLock { state -> (VerificationResult<Transaction>?, Bool) in
+                (continuation: CheckedContinuation<Element?, Never>) in
+                let ready = state.withLock { state -> (Element?, Bool) in
                     if state.cancelled { return (nil, true) }
                     if let result = take(&state) { return (result, true) }
                     state.waiting = continuation
