@@ -259,9 +259,20 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         if show { store.showPriceConsent(account: account) }
     }
 
-    /// Handles `.updated([update])`.
+    /// Handles `.updated([update])`: the common case, a transaction the queue holds, takes one lock round trip.
     func handleUpdate(_ update: DeviceTransaction) {
-        deliver(object(for: update))
+        let found = state.withLock { state -> (Observers, SKPaymentTransaction)? in
+            guard let existing = state.transactions.element(withID: update.id) else { return nil }
+            let observers = state.liveObservers()
+            guard existing.apply(update, markingHeard: !observers.isEmpty) else { return (.none, existing) }
+            return (observers, existing)
+        }
+        guard let (observers, transaction) = found else {
+            deliver(object(for: update))
+            return
+        }
+        guard !observers.isEmpty else { return }
+        report(transaction, to: observers, removed: false)
     }
 
     /// Handles `.removed([id])`.
