@@ -1,16 +1,21 @@
 import StoreModels
 import StoreSimulator
 
-/// StoreKit 2's connection to a device of a store: every call StoreKit 2 makes into the store's device API passes
-/// through this one type (connecting, adding a payment, deciding it, finishing, reading the device's queue), and
-/// every event the store sends the device comes back through it.
-final class DeviceLink: StoreDevice, @unchecked Sendable {
-    // @unchecked: `client` is set once, right after init, before the link connects; the store calls the link on its
-    // lane only.
+/// StoreKit 2's attachment to a device of a store: every call StoreKit 2 makes into the store's device API passes
+/// through this one type (connecting, adding a payment, finishing, reading the device's queue), and every event the
+/// store sends the device comes back through it. It attaches as the front end `"StoreKit 2"`, beside the device's
+/// `SKPaymentQueue` (`"StoreKit 1"`), so both hear every event of the device (docs/engine.md).
+final class DeviceLink: DeviceListener, @unchecked Sendable {
+    // @unchecked: `client` and `connection` are set once, by the client's launch, before anything is submitted; the
+    // store calls the link on its lane only.
     let store: SimulatedStore
     let deviceID: String
     let account: String
     weak var client: StoreKitClient?
+    private var connection: DeviceConnection?
+
+    /// The front-end name StoreKit 2 attaches under.
+    static let frontEnd = "StoreKit 2"
 
     init(store: SimulatedStore, deviceID: String, account: String) {
         self.store = store
@@ -18,46 +23,32 @@ final class DeviceLink: StoreDevice, @unchecked Sendable {
         self.account = account
     }
 
-    /// Connects the device and returns its unfinished transactions; transactions still `.purchasing` (from a
-    /// process that stopped) go on being decided.
+    /// Attaches to the device and returns its unfinished transactions; the store goes on deciding transactions
+    /// still `.purchasing` (from a process that stopped).
     func connect() -> [DeviceTransaction] {
-        let unfinished = store.connect(self, account: account)
-        for transaction in unfinished where transaction.state == .purchasing {
-            process(transaction.id)
-        }
-        return unfinished
+        let connection = store.connect(deviceID: deviceID, account: account, frontEnd: Self.frontEnd, listener: self)
+        self.connection = connection
+        return connection.unfinishedTransactions
     }
 
-    /// Adds a payment to the device's queue and returns its transaction identifier; nothing is decided until
-    /// ``process(_:)``.
-    func submit(_ request: PaymentRequest) -> UInt64 {
-        store.submit(request, deviceID: deviceID).id
-    }
-
-    /// Asks the store, on its lane, to decide a transaction.
-    func process(_ transactionID: UInt64) {
-        store.lane.enqueue { [store, deviceID] in store.processPayment(transactionID, deviceID: deviceID) }
+    /// Adds a payment to the device's queue and returns its transaction identifier; `preparing` gets the identifier
+    /// before the store schedules its report and decision.
+    func submit(_ request: PaymentRequest, preparing: (UInt64) -> Void) -> UInt64 {
+        guard let connection else { return 0 }
+        return connection.submit(request, preparing: preparing)
     }
 
     /// Asks the store, on its lane, to finish a transaction of the device's queue.
     func finish(_ transactionID: UInt64) {
-        store.lane.enqueue { [store, deviceID] in store.finish(transactionID, deviceID: deviceID) }
+        connection?.finish(transactionID)
     }
 
-    /// The device's unfinished transactions, in the order they arrived.
-    var unfinished: [DeviceTransaction] { store.unfinishedTransactions(deviceID: deviceID) }
+    /// The device's unfinished transactions, in the order they arrived, whichever front end made them.
+    var unfinished: [DeviceTransaction] { connection?.unfinishedTransactions ?? [] }
 
-    // MARK: StoreDevice
+    // MARK: DeviceListener
 
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         client?.handle(event)
-    }
-
-    func store(
-        _ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: StoreModels.Storefront
-    )
-        -> Bool
-    {
-        true
     }
 }

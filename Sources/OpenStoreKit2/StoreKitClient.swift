@@ -178,17 +178,16 @@ final class StoreKitClient: Sendable {
         let (id, waiter) = start(try Self.request(for: product, options: options))
         await store.idle()
         let decided = await waiter.decision()
-        let result = try outcome(of: decided, id: id)
-        await store.idle()
-        return result
+        let result = Result { try outcome(of: decided, id: id) }
+        await store.idle()  // a failed transaction leaves the queue before the purchase throws
+        return try result.get()
     }
 
-    /// Adds a payment to the device's queue and asks the store to decide it; the waiter gets the decision.
+    /// Adds a payment to the device's queue (the store reports and decides it on its lane); the waiter gets the
+    /// decision.
     func start(_ request: PaymentRequest) -> (UInt64, PurchaseWaiter) {
         let waiter = PurchaseWaiter()
-        let id = link.submit(request)
-        state.withLock { $0.waiters[id] = waiter }
-        link.process(id)
+        let id = link.submit(request) { id in state.withLock { $0.waiters[id] = waiter } }
         return (id, waiter)
     }
 

@@ -112,22 +112,18 @@ extension SimulatedStore {
     func replay(_ command: StoreCommand) {
         switch command {
         case .submit(let request, let deviceID):
-            _ = submit(request, deviceID: deviceID)
+            _ = submit(request, to: state.withLock { $0.device(deviceID) })
         case .processPayment(let id, let deviceID, let continues):
-            // The device was asked whether to go on in a changed storefront and said no: a stand-in says the same.
-            var standIn: ReplayDevice?
-            if !continues, state.withLock({ $0.devices[deviceID] != nil }) {
-                standIn = ReplayDevice(deviceID: deviceID)
-                _ = connect(standIn!, account: account(ofDevice: deviceID))
+            // The listeners were asked whether to go on in a changed storefront: the replay gives their answer.
+            if let device = state.withLock({ $0.devices[deviceID] }) {
+                processPayment(id, on: device, replayedAnswer: continues)
             }
-            processPayment(id, deviceID: deviceID)
-            withExtendedLifetime(standIn) {}
         case .finish(let id, let deviceID):
-            finish(id, deviceID: deviceID)
+            if let device = state.withLock({ $0.devices[deviceID] }) { finish(id, on: device) }
         case .restore(let deviceID, let username):
             restore(deviceID: deviceID, applicationUsername: username)
         case .connect(let deviceID, let account):
-            _ = connect(ReplayDevice(deviceID: deviceID), account: account)
+            registerDevice(deviceID, account: account)
         case .updateSettings(let settings):
             updateSettings { $0 = settings }
         case .reconfigure(let configuration):
@@ -171,23 +167,5 @@ extension SimulatedStore {
         case .showPriceConsent(let account):
             showPriceConsent(account: account)
         }
-    }
-}
-
-/// A device standing in for the one that made a change while a journal is replayed: it hears nothing and answers as
-/// the real one did.
-private final class ReplayDevice: StoreDevice {
-    let deviceID: String
-
-    init(deviceID: String) {
-        self.deviceID = deviceID
-    }
-
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
-
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    {
-        false
     }
 }

@@ -247,30 +247,40 @@ public final class SimulatedStore: Sendable {
 
     // MARK: Devices
 
-    /// Connects a device (a payment queue) signed in to `account` and returns its unfinished transactions, which a
-    /// queue reopened after a restart redelivers.
-    public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
-        -> [DeviceTransaction]
-    {
-        connectDevice(device, account: account).unfinished
+    /// Attaches a front end to a device signed in to `account`, and returns its connection: the one way to add
+    /// payments, finish, restore and read the device's unfinished transactions.
+    ///
+    /// The device is made if the store does not know it. Its unfinished transactions (from an earlier connection, or a
+    /// process that stopped) stay, readable through ``DeviceConnection/unfinishedTransactions``; those still
+    /// `.purchasing` are decided on the lane and the decided state reported. A connection attached under the
+    /// `frontEnd` name of one already attached to the device takes over from it (the earlier one hears nothing more),
+    /// as an app relaunched on the same device does; front ends under other names listen side by side.
+    public func connect(
+        deviceID: String,
+        account: String = SimulatedStore.defaultAccount,
+        frontEnd: String,
+        listener: any DeviceListener
+    ) -> DeviceConnection {
+        journal?.begin(.connect(deviceID: deviceID, account: account))
+        defer { journal?.end() }
+        let (connection, purchasing) = state.withLock { state -> (DeviceConnection, [UInt64]) in
+            let device = state.registerDevice(deviceID, account: account)
+            let connection = DeviceConnection(store: self, device: device, frontEnd: frontEnd, listener: listener)
+            device.attach(connection)
+            var purchasing: [UInt64] = []
+            for entry in device.queue where entry.transaction.state == .purchasing {
+                purchasing.append(entry.transaction.id)
+            }
+            return (connection, purchasing)
+        }
+        for id in purchasing { lane.enqueue(connection, .process, id) }
+        return connection
     }
 
-    /// Connects a device as ``connect(_:account:)`` does, and also returns its handle.
-    package func connectDevice(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
-        -> (handle: DeviceHandle, unfinished: [DeviceTransaction])
-    {
-        journal?.begin(.connect(deviceID: device.deviceID, account: account))
-        defer { journal?.end() }
-        let endpoint = journal?.endpoint(for: device) ?? device
-        return state.withLock { state in
-            let record =
-                state.devices[device.deviceID] ?? StoreState.Device(id: device.deviceID, account: account)
-            record.account = account
-            record.endpoint = WeakDevice(device: endpoint)
-            state.devices[device.deviceID] = record
-            state.deviceGeneration &+= 1
-            return (DeviceHandle(device: record), record.unfinished)
-        }
+    /// Signs a device in to an account as ``connect(deviceID:account:frontEnd:listener:)`` does, with nobody
+    /// attached: what a replay of the journal does.
+    func registerDevice(_ deviceID: String, account: String) {
+        state.withLock { _ = $0.registerDevice(deviceID, account: account) }
     }
 
     /// The unfinished transactions of a device, in the order they arrived.
@@ -288,8 +298,7 @@ public final class SimulatedStore: Sendable {
     /// Sends an event to a device on the lane.
     func send(_ event: DeviceEvent, to deviceID: String) {
         lane.enqueue { [self] in
-            guard let device = state.withLock({ $0.devices[deviceID]?.endpoint.device }) else { return }
-            device.store(self, didProduce: event)
+            emit(event, to: state.withLock { $0.devices[deviceID]?.audience() ?? .none })
         }
     }
 
@@ -299,6 +308,28 @@ public final class SimulatedStore: Sendable {
             state.devices.filter { account == nil || $0.value.account == account }.map(\.key).sorted()
         }
         for id in ids { send(event, to: id) }
+    }
+
+    /// Tells a device's listeners of an event, in attach order, once the journal has committed what they will hear
+    /// of. Call on the lane, outside the state lock.
+    func emit(_ event: DeviceEvent, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didProduce: event) }
+    }
+
+    /// Tells a device's listeners that one transaction changed: ``emit(_:to:)`` of `.updated([transaction])`.
+    func emitUpdate(_ transaction: DeviceTransaction, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didUpdate: transaction) }
+    }
+
+    /// Tells a device's listeners that one finished transaction left: ``emit(_:to:)`` of `.removed([id])`.
+    func emitRemoval(_ transactionID: UInt64, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didRemove: transactionID) }
     }
 
     static func unknownTransaction(_ id: UInt64) -> StoreSimulatorError {
