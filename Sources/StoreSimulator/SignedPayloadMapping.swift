@@ -82,10 +82,13 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         return payload
     }
 
-    /// Whether a record is a renewal: an auto-renewable subscription's period the store charged by itself (not the
-    /// first purchase, and not made on a device).
+    /// Whether a record is a renewal: a period the store renewed by itself (``StoreModels/TransactionRecord/isRenewal``).
+    /// Records of older state files, which do not say, count as renewals when they are a later period of an
+    /// auto-renewable subscription that was not bought on a device.
     public static func isRenewal(_ record: TransactionRecord) -> Bool {
-        record.productType == .autoRenewableSubscription && record.id != record.originalID && record.deviceID == nil
+        record.isRenewal
+            ?? (record.productType == .autoRenewableSubscription && record.id != record.originalID
+                && record.deviceID == nil)
     }
 
     private func applyOffer(of record: TransactionRecord, product: ProductDefinition?, to payload: inout JWSTransaction)
