@@ -116,7 +116,9 @@ final class FeedInterpreter {
 
     // MARK: Running
 
-    func run(_ text: String, includeReceipt: Bool = false) throws(FeedError) -> FeedResult {
+    func run(_ text: String, includeReceipt: Bool = false, includeSignedData: Bool = false) throws(FeedError)
+        -> FeedResult
+    {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
         configurations = try parser.check(text, startingWith: store.configuration).configurations
         var steps = 0
@@ -147,7 +149,7 @@ final class FeedInterpreter {
                     hint: "check the disk holding the state file")
             }
         }
-        let result = FeedResult(
+        var result = FeedResult(
             feed: file,
             steps: steps,
             expectations: expectations,
@@ -156,6 +158,7 @@ final class FeedInterpreter {
             receipt: includeReceipt
                 ? users[currentSeat].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
+        if includeSignedData { result.signedData = signedData() }
         var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
         end.add("expectations", expectations)

@@ -38,6 +38,7 @@ extension SimulatedStore {
     ///   - retention: The history retention of a new file; an existing file keeps its own.
     ///   - app: The app receipts are issued to.
     ///   - signer: Signs receipts.
+    ///   - jwsSigner: Signs StoreKit 2 JWS; environment `Sandbox` with the default test identity.
     /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
     ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or
     ///   an entry cannot be read) or `stateTooNew` (written by a newer release). A refused file is never modified, reset
@@ -50,13 +51,16 @@ extension SimulatedStore {
         lane: StoreLane.Mode = .dispatch(.main),
         retention: HistoryRetention = .all,
         app: AppIdentity = AppIdentity(),
-        signer: ReceiptSigner = ReceiptSigner()
+        signer: ReceiptSigner = ReceiptSigner(),
+        jwsSigner: JWSSigner = JWSSigner()
     ) throws(StoreSimulatorError) {
         let opened = try StoreJournal.open(
             path: statePath, durability: durability, configuration: configuration, clock: clock,
             retention: retention, app: app, signer: signer)
         clock.advance(to: opened.time)
-        self.init(state: opened.state, clock: clock, lane: lane, app: app, signer: signer, journal: opened.journal)
+        self.init(
+            state: opened.state, clock: clock, lane: lane, app: app, signer: signer, jwsSigner: jwsSigner,
+            journal: opened.journal)
         opened.journal.attach(self)
     }
 

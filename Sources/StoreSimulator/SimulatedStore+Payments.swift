@@ -441,6 +441,7 @@ extension StoreState {
                 offer != nil && offer?.kind == .introductory && offer?.paymentMode != .freeTrial
             record.promotionalOfferID = offer?.kind == .promotional ? offer?.identifier : nil
             record.autoRenewEnabled = true
+            record.isRenewal = false
             var subscription = SubscriptionState(
                 account: account,
                 groupID: info.groupID,

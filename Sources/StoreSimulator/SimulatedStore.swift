@@ -35,6 +35,14 @@ public final class SimulatedStore: Sendable {
     public let signer: ReceiptSigner
     /// The last receipt signed for each device, to sign again only after a change.
     let receipts = Mutex<[String: IssuedReceipt]>([:])
+    /// Signs the store's StoreKit 2 JWS (transactions, renewal info, app transactions): the App Store-shaped test
+    /// identity, environment `Sandbox`, by default; an identity with one self-signed certificate signs environment
+    /// `Xcode`.
+    public let jwsSigner: JWSSigner
+    /// The JWS signed so far, to sign again only after a change.
+    let jwsCache = Mutex(JWSCache())
+    /// How the JWS handed out are spoiled.
+    let tampering = Mutex(JWSTampering.none)
     /// The handlers added with ``addSubscriptionObserver(_:)``, by token, and the next token.
     let subscriptionObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (SubscriptionEvent) -> Void])>(
         (1, [:]))
@@ -52,26 +60,30 @@ public final class SimulatedStore: Sendable {
     ///   - retention: which finished transactions the history keeps.
     ///   - app: the app receipts are issued to.
     ///   - signer: signs receipts; by default with the test identity (never trusted unless a verifier asks for it).
+    ///   - jwsSigner: signs StoreKit 2 JWS; by default with the JWS test identity, environment `Sandbox`. Pass
+    ///     `JWSSigner(identity: .openStoreKitXcode)` for Xcode-shaped JWS (environment `Xcode`).
     public convenience init(
         configuration: StoreConfiguration = .demo,
         clock: any StoreClock = ManualClock(),
         lane: StoreLane.Mode = .dispatch(.main),
         retention: HistoryRetention = .all,
         app: AppIdentity = AppIdentity(),
-        signer: ReceiptSigner = ReceiptSigner()
+        signer: ReceiptSigner = ReceiptSigner(),
+        jwsSigner: JWSSigner = JWSSigner()
     ) {
         self.init(
             state: StoreState(configuration: configuration, retention: retention), clock: clock, lane: lane, app: app,
-            signer: signer, journal: nil)
+            signer: signer, jwsSigner: jwsSigner, journal: nil)
     }
 
     /// Creates a store from its state, with a journal when it is durable.
     init(
         state: StoreState, clock: any StoreClock, lane: StoreLane.Mode, app: AppIdentity, signer: ReceiptSigner,
-        journal: StoreJournal?
+        jwsSigner: JWSSigner = JWSSigner(), journal: StoreJournal?
     ) {
         self.app = app
         self.signer = signer
+        self.jwsSigner = jwsSigner
         self.clock = clock
         self.lane = StoreLane(mode: lane)
         self.state = Mutex(state)
