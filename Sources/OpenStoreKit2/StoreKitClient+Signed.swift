@@ -14,9 +14,9 @@ extension StoreKitClient {
         SignedValues(store: store, controls: controls).renewalInfo(originalID: originalID)
     }
 
-    /// The store's signed app transaction, verified.
+    /// The store's signed app transaction of the client's account, verified.
     func appTransactionResult() -> VerificationResult<AppTransaction>? {
-        SignedValues(store: store, controls: controls).appTransaction()
+        SignedValues(store: store, controls: controls).appTransaction(account: account)
     }
 }
 
@@ -56,9 +56,9 @@ package struct SignedValues: Sendable {
         }
     }
 
-    /// The store's signed app transaction, verified.
-    func appTransaction() -> VerificationResult<AppTransaction>? {
-        guard let jws = signedAppTransactionJWS() else { return nil }
+    /// The store's signed app transaction of an account, verified.
+    func appTransaction(account: String) -> VerificationResult<AppTransaction>? {
+        guard let jws = signedAppTransactionJWS(account: account) else { return nil }
         return result(of: jws, as: JWSAppTransaction.self) { payload, signed in AppTransaction(payload, signed: signed)
         }
     }
@@ -82,11 +82,13 @@ package struct SignedValues: Sendable {
 
     // MARK: The store's signing (the only calls into it)
 
-    func signedTransactionJWS(_ recordID: UInt64) -> String? { nil }
+    func signedTransactionJWS(_ recordID: UInt64) -> String? { try? store.signedTransaction(recordID) }
 
-    func signedRenewalInfoJWS(_ originalID: UInt64) -> String? { nil }
+    func signedRenewalInfoJWS(_ originalID: UInt64) -> String? {
+        try? store.signedRenewalInfo(originalTransactionID: originalID)
+    }
 
-    func signedAppTransactionJWS() -> String? { nil }
+    func signedAppTransactionJWS(account: String) -> String? { try? store.signedAppTransaction(account: account) }
 
     /// Verifies a JWS against the store's root; `nil` when it passes.
     func verify(_ jws: String) -> VerificationResult<Transaction>.VerificationError? {
@@ -99,12 +101,19 @@ package struct SignedValues: Sendable {
         }
     }
 
-    /// The root that verifies what the store signs.
-    private var signingRoot: X509Certificate { X509Certificate.openStoreKitJWSTestRoot }
+    /// The root that verifies what the store signs: the last certificate of its signing identity (for Xcode-style
+    /// signing, the one self-signed certificate).
+    private var signingRoot: X509Certificate {
+        store.jwsSigner.identity.certificates.last ?? X509Certificate.openStoreKitJWSTestRoot
+    }
 
-    /// What is checked beyond the chain: the app's bundle identifier.
+    /// What is checked beyond the chain: the app's bundle identifier and the store's environment; Xcode-signed data
+    /// is accepted from a store that signs Xcode-style.
     private var verificationOptions: JWSVerificationOptions {
-        JWSVerificationOptions(bundleIdentifier: store.app.bundleIdentifier)
+        let environment = store.jwsEnvironment
+        return JWSVerificationOptions(
+            bundleIdentifier: store.app.bundleIdentifier, environment: environment,
+            allowsXcode: environment == .xcode)
     }
 }
 

@@ -14,7 +14,7 @@ extension Transaction {
         let source: Source
 
         /// Iterates the sequence.
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
             let client: StoreKitClient
             let source: Source
             var listener: UpdatesListener?

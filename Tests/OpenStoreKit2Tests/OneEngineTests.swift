@@ -79,7 +79,9 @@ struct OneEngineTests {
             store.runUntilIdle()
             let renewal = try await tap.next().payloadValue
             #expect(renewal.originalID == first.id)
-            let heard = recorder.updated.filter { $0.product == "com.example.premium.monthly" && $0.state == .purchased }
+            let heard = recorder.updated.filter {
+                $0.product == "com.example.premium.monthly" && $0.state == .purchased
+            }
             #expect(heard.count == 2)  // the purchase, then the renewal
             let elsewhere = try await session.buyProduct(identifier: "com.example.coins100")
             #expect(try await tap.next().unsafePayloadValue.id == elsewhere.id)

@@ -8,11 +8,14 @@ final class UpdatesTap: Sendable {
     let stream: AsyncStream<VerificationResult<Transaction>>
     private let task: Task<Void, Never>
 
+    /// Starts listening now: the iterator is made (and listens) before the task that reads it starts.
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
         self.stream = stream
+        let iterator = Transaction.updates.makeAsyncIterator()
         task = Task {
-            for await update in Transaction.updates { continuation.yield(update) }
+            var iterator = iterator
+            while let update = await iterator.next() { continuation.yield(update) }
             continuation.finish()
         }
     }

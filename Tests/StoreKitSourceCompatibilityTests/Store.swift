@@ -50,8 +50,8 @@ final class Store {
                 guard let self else { return }
                 do {
                     let transaction = try self.checkVerified(result)
-                    self.deliveredByListener.append(transaction.productID)
                     await self.updateCustomerProductStatus()
+                    self.deliveredByListener.append(transaction.productID)
                     await transaction.finish()
                 } catch {
                     print("Transaction failed verification.")
