@@ -98,6 +98,40 @@ struct HistoryTests {
         }
     }
 
+    @Test(
+        "A tampered JWS from the store comes back unverified with the matching error",
+        arguments: [
+            (JWSTampering.payload, VerificationResult<Transaction>.VerificationError.invalidSignature),
+            (.signature, .invalidSignature), (.wrongRoot, .invalidCertificateChain),
+        ])
+    func tampered(tampering: JWSTampering, expected: VerificationResult<Transaction>.VerificationError) async throws {
+        let store = SimulatedStore(lane: .manual)
+        store.jwsTampering = tampering
+        try await StoreKitEnvironment.withStore(store) {
+            let result = try await product("com.example.pro").purchase()
+            guard case .success(.unverified(let transaction, let error)) = result else {
+                Issue.record("expected an unverified success, got \(result)")
+                return
+            }
+            #expect(error == expected)
+            #expect(transaction.productID == "com.example.pro")
+            store.jwsTampering = .none
+            guard case .verified = try #require(await Transaction.latest(for: "com.example.pro")) else {
+                Issue.record("expected the JWS to verify once the store stops tampering")
+                return
+            }
+        }
+    }
+
+    @Test("A store that signs Xcode-style hands out transactions that verify, with environment Xcode")
+    func xcodeSigned() async throws {
+        let store = SimulatedStore(lane: .manual, jwsSigner: JWSSigner(identity: .openStoreKitXcode))
+        try await StoreKitEnvironment.withStore(store) {
+            let transaction = try purchased(try await product("com.example.pro").purchase())
+            #expect(transaction.environment == .xcode)
+        }
+    }
+
     @Test("The app transaction is signed for the store's app and verifies")
     func appTransaction() async throws {
         let store = SimulatedStore(lane: .manual)
