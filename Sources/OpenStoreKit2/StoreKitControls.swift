@@ -33,6 +33,7 @@ package final class StoreKitControls: Sendable {
         }
     }
 
+    /// Creates controls with no failure set.
     package init() {}
 
     /// Sets or clears the failure of an API.
