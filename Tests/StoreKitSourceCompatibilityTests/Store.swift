@@ -170,6 +170,16 @@ final class Store {
         return nil
     }
 
+    /// Restores purchases when the customer asks: syncs with the App Store, then reads the entitlements again.
+    func restorePurchases() async throws {
+        try await AppStore.sync()
+        await updateCustomerProductStatus()
+    }
+
+    func emoji(for productID: String) -> String {
+        productIDs[productID] ?? productID
+    }
+
     func sortByPrice(_ products: [Product]) -> [Product] {
         products.sorted(by: { $0.price < $1.price })
     }

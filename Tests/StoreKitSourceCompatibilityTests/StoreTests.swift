@@ -94,6 +94,24 @@ struct StoreTests {
         }
     }
 
+    @Test("Restoring syncs with the App Store and reads the entitlements again; a sync failure is thrown")
+    func restore() async throws {
+        let session = try makeSession()
+        try await StoreKitEnvironment.withStore(session.store) {
+            let store = Store(productIDs: Self.productIDs)
+            defer { store.stopListening() }
+            try await store.requestProducts()
+            let seasonPass = try #require(store.nonRenewables.first)
+            #expect(store.emoji(for: seasonPass.id) == "Season pass")
+            _ = try #require(try await store.purchase(seasonPass))
+            try await store.restorePurchases()
+            #expect(try await store.isPurchased(seasonPass))
+            try await session.setSimulatedError(
+                .generic(.networkError(URLError(.notConnectedToInternet))), forAPI: .appStoreSync)
+            await #expect(throws: StoreKitError.self) { try await store.restorePurchases() }
+        }
+    }
+
     @Test("A purchase made outside the app reaches the listener once, and the store delivers it")
     func purchaseOutsideTheApp() async throws {
         let session = try makeSession()
