@@ -30,6 +30,11 @@ final class StoreKitClient: Sendable {
         var announcedRevocations: Set<UInt64> = []
         /// The listeners of `Storefront.updates`, held weakly.
         var storefrontListeners: [WeakStorefrontListener] = []
+        /// The listeners of `Product.SubscriptionInfo.Status.updates`, held weakly.
+        var statusListeners: [WeakStatusListener] = []
+        /// The store's subscription observer, added for the first status listener (it makes clock moves stop at each
+        /// subscription event, so it is added only when someone listens).
+        var subscriptionObserver: SubscriptionObserverToken?
     }
 
     let state = Mutex(State())
@@ -158,6 +163,35 @@ final class StoreKitClient: Sendable {
         return listener
     }
 
+    /// Adds a listener of `Product.SubscriptionInfo.Status.updates`: it hears the account's changes from now on.
+    func addStatusListener() -> AsyncListener<Product.SubscriptionInfo.Status> {
+        let listener = AsyncListener<Product.SubscriptionInfo.Status>()
+        let observe = state.withLock { state -> Bool in
+            state.statusListeners.append(WeakStatusListener(listener: listener))
+            return state.subscriptionObserver == nil
+        }
+        if observe {
+            let token = store.addSubscriptionObserver { [weak self] event in self?.handle(event) }
+            state.withLock { $0.subscriptionObserver = token }
+        }
+        return listener
+    }
+
+    /// Tells the status listeners of a change of one of the account's subscriptions (on the store's lane).
+    private func handle(_ event: SubscriptionEvent) {
+        guard event.account == account else { return }
+        let listeners = state.withLock { state in
+            state.statusListeners = state.statusListeners.filter { $0.listener != nil }
+            return state.statusListeners.compactMap(\.listener)
+        }
+        guard !listeners.isEmpty, let status = statusesNow(groupID: event.groupID).first else { return }
+        for listener in listeners { listener.receive([status]) }
+    }
+
+    deinit {
+        if let token = state.withLock({ $0.subscriptionObserver }) { store.removeSubscriptionObserver(token) }
+    }
+
     // MARK: Products and purchases
 
     func products(_ identifiers: [String]) async throws -> [Product] {
@@ -261,6 +295,11 @@ final class StoreKitClient: Sendable {
         let entries = link.unfinished.filter { ($0.recordID ?? $0.id) == transactionID && $0.state != .restored }
         for entry in entries { link.finish(entry.id) }
     }
+}
+
+/// A weak reference to a listener of `Product.SubscriptionInfo.Status.updates`.
+struct WeakStatusListener: Sendable {
+    weak var listener: AsyncListener<Product.SubscriptionInfo.Status>?
 }
 
 /// A weak reference to a listener of `Storefront.updates`.
