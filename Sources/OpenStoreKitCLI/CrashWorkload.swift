@@ -4,6 +4,7 @@ import OpenStoreKit
 import Purchases
 import StoreModels
 import StoreSimulator
+import Synchronization
 
 /// The workload of `openstorekit crash-workload`, the child process of the crash test: an app with a
 /// ``PurchaseController`` on a durable store, granting content into the store's own database, driven by a seeded
@@ -33,6 +34,8 @@ struct CrashWorkload {
     let steps: Int
     let commitEvery: Int
     let compactEvery: Int?
+    /// Whether the file is written in store format 1 (as earlier releases did) instead of migrated.
+    var writesFirstFormat = false
     let print: @Sendable (String) -> Void
 
     /// Why the workload stopped early.
@@ -41,9 +44,15 @@ struct CrashWorkload {
     }
 
     func run() throws(Failure) {
-        let durability = StoreDurability(
+        var durability = StoreDurability(
             commit: commitEvery <= 1 ? .everyChange : .group(every: commitEvery), compactEvery: compactEvery)
+        durability.writesFirstFormat = writesFirstFormat
         let store: SimulatedStore
+        // A kill right after this line lands while the file is opened (read, replayed, migrated); after `migrating`
+        // or `compacting`, while the store rewrites the file.
+        let moments = self.print
+        StateFileMoments.observer.withLock { $0 = { moments($0.rawValue) } }
+        print("opening")
         do {
             store = try SimulatedStore(statePath: statePath, durability: durability, lane: .manual)
         } catch {

@@ -11,26 +11,29 @@ struct JournalReader {
         var description: String { "\(message) at byte \(offset)" }
     }
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
 
-    init(_ bytes: [UInt8]) {
+    /// Reads `bytes`, which must stay valid while the reader is used (inside `withUnsafeBytes`).
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// Whether every byte was read.
     var isAtEnd: Bool { offset == bytes.count }
 
-    private mutating func take(_ count: Int, _ what: String) throws(Failure) -> ArraySlice<UInt8> {
+    private mutating func take(_ count: Int, _ what: String) throws(Failure) -> UnsafeRawBufferPointer {
         guard count >= 0, bytes.count - offset >= count else {
             throw Failure(offset: offset, message: "the entry ends inside \(what)")
         }
         defer { offset += count }
-        return bytes[offset..<offset + count]
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 
     mutating func byte(_ what: String) throws(Failure) -> UInt8 {
-        try take(1, what).first!
+        guard offset < bytes.count else { throw Failure(offset: offset, message: "the entry ends inside \(what)") }
+        defer { offset += 1 }
+        return bytes[offset]
     }
 
     mutating func bool(_ what: String) throws(Failure) -> Bool {
@@ -43,9 +46,7 @@ struct JournalReader {
     }
 
     mutating func uint64(_ what: String) throws(Failure) -> UInt64 {
-        var value: UInt64 = 0
-        for (shift, byte) in try take(8, what).enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
-        return value
+        UInt64(littleEndian: try take(8, what).loadUnaligned(as: UInt64.self))
     }
 
     mutating func int64(_ what: String) throws(Failure) -> Int64 {
@@ -76,10 +77,28 @@ struct JournalReader {
         let count = try length(what)
         let start = offset
         let utf8 = try take(count, what)
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        guard let text = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
             throw Failure(offset: start, message: "\(what) is not valid UTF-8")
         }
         return text
+    }
+
+    /// A string as ``string(_:)`` reads it, shared with an equal one read before through the same cache (product
+    /// and account identifiers repeat from record to record), so that it is not allocated again.
+    mutating func string(_ what: String, sharing cache: inout StringCache) throws(Failure) -> String {
+        let count = try length(what)
+        let start = offset
+        let utf8 = try take(count, what).assumingMemoryBound(to: UInt8.self)
+        if let shared = cache.string(equalTo: utf8) { return shared }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw Failure(offset: start, message: "\(what) is not valid UTF-8")
+        }
+        cache.remember(text, utf8)
+        return text
+    }
+
+    mutating func optionalString(_ what: String, sharing cache: inout StringCache) throws(Failure) -> String? {
+        try bool("the presence of \(what)") ? try string(what, sharing: &cache) : nil
     }
 
     mutating func optionalString(_ what: String) throws(Failure) -> String? {
@@ -92,8 +111,6 @@ struct JournalReader {
     }
 
     private mutating func length(_ what: String) throws(Failure) -> Int {
-        var value = 0
-        for (shift, byte) in try take(4, "the length of \(what)").enumerated() { value |= Int(byte) << (8 * shift) }
-        return value
+        Int(UInt32(littleEndian: try take(4, "the length of \(what)").loadUnaligned(as: UInt32.self)))
     }
 }

@@ -194,7 +194,16 @@ enum StoreCommand: Sendable {
     /// Reads one entry: the command and the store time it was made at.
     /// - Throws: ``JournalReader/Failure`` naming the offset of what is missing, unknown or malformed.
     static func decode(_ bytes: [UInt8]) throws(JournalReader.Failure) -> (command: StoreCommand, time: Date) {
-        var reader = JournalReader(bytes)
+        let result = bytes.withUnsafeBytes { bytes in
+            Result { () throws(JournalReader.Failure) in try decode(JournalReader(bytes)) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ start: JournalReader) throws(JournalReader.Failure) -> (
+        command: StoreCommand, time: Date
+    ) {
+        var reader = start
         let tagByte = try reader.byte("the command tag")
         guard let tag = Tag(rawValue: tagByte) else {
             throw JournalReader.Failure(
