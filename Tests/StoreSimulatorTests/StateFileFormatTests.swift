@@ -172,4 +172,26 @@ struct StateFileFormatTests {
         let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
         #expect(error?.detail.contains(StoreTables.Meta.nextTransactionID) == true, "\(error?.detail ?? "")")
     }
+
+    @Test("A change of the history retention is in the state file: the reopened store keeps following it")
+    func retentionIsKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        store.historyRetention = .receiptOnly
+        let transaction = store.submit(PaymentRequest(productID: "com.example.coins100"), deviceID: "device")
+        store.processPayment(transaction.id, deviceID: "device")
+        store.finish(transaction.id, deviceID: "device")
+        #expect(store.allTransactions().isEmpty, "a finished consumable is dropped")
+        try store.close()
+        let reopened = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(reopened.historyRetention == .receiptOnly)
+        #expect(reopened.allTransactions().isEmpty)
+        try reopened.compact()
+        try reopened.close()
+        let compacted = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(compacted.historyRetention == .receiptOnly)
+        try compacted.close()
+    }
 }
