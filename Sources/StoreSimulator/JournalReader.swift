@@ -90,11 +90,24 @@ struct JournalReader {
         let start = offset
         let utf8 = try take(count, what).assumingMemoryBound(to: UInt8.self)
         if let shared = cache.string(equalTo: utf8) { return shared }
-        guard let text = String(validating: utf8, as: UTF8.self) else {
-            throw Failure(offset: start, message: "\(what) is not valid UTF-8")
+        let text: String
+        if Self.isASCII(utf8) {
+            text = String(decoding: utf8, as: UTF8.self)  // ASCII is valid UTF-8: decoding repairs nothing
+        } else {
+            guard let valid = String(validating: utf8, as: UTF8.self) else {
+                throw Failure(offset: start, message: "\(what) is not valid UTF-8")
+            }
+            text = valid
         }
         cache.remember(text, utf8)
         return text
+    }
+
+    /// Whether every byte is below 0x80 (the identifiers a store keeps mostly are).
+    private static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in utf8 { any |= byte }
+        return any < 0x80
     }
 
     mutating func optionalString(_ what: String, sharing cache: inout StringCache) throws(Failure) -> String? {
