@@ -18,9 +18,10 @@ struct StoreState: Sendable {
 
         /// The device's identifier, its key in `devices`.
         let id: String
-        @exclusivity(unchecked) var account: String
         // The mutable properties are only used under the store's lock, which already makes each access exclusive:
         // they go without the run-time exclusivity check of class properties, which the hot path paid at every step.
+        /// The account the device is signed in to.
+        @exclusivity(unchecked) var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
         @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>()
         /// The connections attached, in attach order; held weakly.
