@@ -261,29 +261,37 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Handles `.updated([update])`: the common case, a transaction the queue holds, takes one lock round trip.
     func handleUpdate(_ update: DeviceTransaction) {
-        let found = state.withLock { state -> (Observers, SKPaymentTransaction)? in
-            guard let existing = state.transactions.element(withID: update.id) else { return nil }
-            let observers = state.liveObservers()
-            guard existing.apply(update, markingHeard: !observers.isEmpty) else { return (.none, existing) }
-            return (observers, existing)
+        // Written to rather than returned: an optional tuple of the results is copied out and destroyed again.
+        var observers = Observers.none
+        var found: SKPaymentTransaction?
+        var fresh = false
+        state.withLock { state in
+            guard let existing = state.transactions.element(withID: update.id) else { return }
+            found = existing
+            observers = state.liveObservers()
+            fresh = existing.apply(update, markingHeard: !observers.isEmpty)
         }
-        guard let (observers, transaction) = found else {
+        guard let transaction = found else {
             deliver(object(for: update))
             return
         }
-        guard !observers.isEmpty else { return }
+        guard fresh else { return }
         report(transaction, to: observers, removed: false)
     }
 
     /// Handles `.removed([id])`.
     func handleRemoval(_ id: UInt64) {
-        let removed = state.withLock { state -> SKPaymentTransaction? in
-            guard let position = state.transactions.position(of: id) else { return nil }
+        // The observers are read in the same lock round trip as the removal.
+        var observers = Observers.none
+        var found: SKPaymentTransaction?
+        state.withLock { state in
+            guard let position = state.transactions.position(of: id) else { return }
             let transaction = state.transactions.remove(at: position)
             transaction.leaveQueue()
-            return transaction
+            found = transaction
+            observers = state.liveObservers()
         }
-        guard let removed else { return }
+        guard let removed = found, !observers.isEmpty else { return }
         report(removed, to: observers, removed: true)
     }
 

@@ -13,6 +13,15 @@ enum DeviceAudience {
         return false
     }
 
+    /// Whether a connection is among the listeners.
+    func contains(_ connection: DeviceConnection) -> Bool {
+        switch self {
+        case .none: false
+        case .one(let only, _): only === connection
+        case .many(let all): all.contains { $0.0 === connection }
+        }
+    }
+
     /// Calls a body with each listener and its connection, in attach order.
     func callEach(_ body: (DeviceConnection, any DeviceListener) -> Void) {
         switch self {

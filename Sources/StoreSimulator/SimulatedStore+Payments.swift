@@ -26,15 +26,24 @@ extension SimulatedStore {
     func reportAndProcess(_ transactionID: UInt64, from connection: DeviceConnection) {
         let device = connection.device
         var purchasing: DeviceTransaction?
+        var generation: UInt64 = 0
         let audience = state.withLock { _ -> DeviceAudience in
             guard let index = device.index(of: transactionID), device.queue[index].transaction.state == .purchasing
             else { return .none }
-            guard connection.currentListener != nil, device.isAttached(connection) else { return .none }
+            // The device's live listeners include the connection exactly when it is attached and its listener alive.
+            let audience = device.audience()
+            guard audience.contains(connection) else { return .none }
             purchasing = device.queue[index].transaction
-            return device.audience()
+            generation = device.attachmentGeneration
+            return audience
         }
-        if let transaction = purchasing { emitUpdate(transaction, to: audience) }
-        processPayment(transactionID, on: device)
+        guard let transaction = purchasing else {
+            processPayment(transactionID, on: device)
+            return
+        }
+        emitUpdate(transaction, to: audience)
+        // The decided state goes to the same listeners unless one attached or left while they heard `.purchasing`.
+        processPayment(transactionID, on: device, audience: audience, ofGeneration: generation)
     }
 
     /// Decides a `.purchasing` transaction (purchased, failed or deferred) and tells the device's listeners. Runs on
@@ -42,7 +51,13 @@ extension SimulatedStore {
     ///
     /// If the storefront changed since the payment was added, the listeners are asked whether to go on (a replay gives
     /// the answer recorded instead); if one says no, the transaction fails with `.storeProductNotAvailable`.
-    func processPayment(_ transactionID: UInt64, on device: StoreState.Device, replayedAnswer: Bool? = nil) {
+    ///
+    /// An audience the caller read from the device at an attachment generation is used again if the device's
+    /// attachments have not changed since, which spares reading its listeners' weak references once more.
+    func processPayment(
+        _ transactionID: UInt64, on device: StoreState.Device, replayedAnswer: Bool? = nil,
+        audience known: DeviceAudience = .none, ofGeneration generation: UInt64? = nil
+    ) {
         journal?.enter()
         defer { journal?.end() }
         let now = clock.now
@@ -56,7 +71,7 @@ extension SimulatedStore {
                 device.queue[index].transaction.state == .purchasing
             else { return }
             let storefront = state.settings.storefront
-            audience = device.audience()
+            audience = generation == device.attachmentGeneration ? known : device.audience()
             let changed = device.queue[index].startedIn.map { $0 != storefront } ?? false
             if changed, replayedAnswer == false {
                 state.failForStorefront(at: index, of: device, storefront)

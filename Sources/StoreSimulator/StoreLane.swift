@@ -56,6 +56,13 @@ public final class StoreLane: Sendable {
             }
             tail += 1
         }
+
+        /// Takes the first waiting item; there must be one.
+        mutating func takeFirst() -> Item? {
+            let item = items[head].take()
+            head += 1
+            return item
+        }
     }
 
     private let manual = Mutex(Manual())
@@ -104,17 +111,18 @@ public final class StoreLane: Sendable {
     public func runUntilIdle() -> Int {
         switch mode {
         case .manual:
-            let mayDrain = manual.withLock { state -> Bool in
-                guard !state.draining else { return false }
+            // Claiming the lane and taking its first item share one lock round trip.
+            var next = manual.withLock { state -> Item? in
+                guard !state.draining, state.head < state.tail else { return nil }
                 state.draining = true
-                return true
+                return state.takeFirst()
             }
-            guard mayDrain else { return 0 }
             var ran = 0
-            while let next = nextManualItem() {
-                next.run()
+            while let item = next.take() {
+                item.run()
                 outstanding.subtract(1, ordering: .sequentiallyConsistent)
                 ran += 1
+                next = nextManualItem()
             }
             return ran
         case .dispatch(let queue):
@@ -151,9 +159,7 @@ public final class StoreLane: Sendable {
                 state.draining = false
                 return nil
             }
-            let item = state.items[state.head].take()
-            state.head += 1
-            return item
+            return state.takeFirst()
         }
     }
 }

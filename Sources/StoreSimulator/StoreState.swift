@@ -18,11 +18,16 @@ struct StoreState: Sendable {
 
         /// The device's identifier, its key in `devices`.
         let id: String
-        var account: String
+        // The mutable properties are only used under the store's lock, which already makes each access exclusive:
+        // they go without the run-time exclusivity check of class properties, which the hot path paid at every step.
+        /// The account the device is signed in to.
+        @exclusivity(unchecked) var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
-        var queue = IdentifiedQueue<Unfinished>()
+        @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>()
         /// The connections attached, in attach order; held weakly.
-        private var attachments: [WeakConnection] = []
+        @exclusivity(unchecked) private var attachments: [WeakConnection] = []
+        /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
+        @exclusivity(unchecked) private(set) var attachmentGeneration: UInt64 = 0
 
         init(id: String, account: String) {
             self.id = id
@@ -47,11 +52,13 @@ struct StoreState: Sendable {
                 return attached.frontEnd == connection.frontEnd
             }
             attachments.append(WeakConnection(connection: connection))
+            attachmentGeneration &+= 1
         }
 
         /// Detaches a connection.
         func detach(_ connection: DeviceConnection) {
             attachments.removeAll { $0.connection == nil || $0.connection === connection }
+            attachmentGeneration &+= 1
         }
 
         /// Whether a connection is attached.

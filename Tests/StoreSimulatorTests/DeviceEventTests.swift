@@ -15,8 +15,47 @@ private final class EventLog: DeviceListener, Sendable {
     }
 }
 
+/// A listener that writes down every event and runs an action the first time it hears of a transaction `.purchasing`.
+private final class PurchasingHook: DeviceListener, @unchecked Sendable {
+    // @unchecked: used on a manual lane only, from the test's thread.
+    let log = EventLog()
+    var action: (() -> Void)?
+
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
+        log.connection(connection, didProduce: event)
+        guard case .updated(let transactions) = event, transactions.first?.state == .purchasing, let action else {
+            return
+        }
+        self.action = nil
+        action()
+    }
+}
+
 @Suite("Device events")
 struct DeviceEventTests {
+    @Test("A front end attached while a payment is reported purchasing hears its decided state; one that left does not")
+    func attachAndLeaveDuringReport() throws {
+        let store = SimulatedStore(lane: .manual)
+        let hook = PurchasingHook()
+        let leaving = EventLog()
+        let joining = EventLog()
+        let connection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: hook)
+        let leavingConnection = store.connect(deviceID: "phone", frontEnd: "Widget", listener: leaving)
+        var joined: DeviceConnection?
+        hook.action = {
+            leavingConnection.disconnect()
+            joined = store.connect(deviceID: "phone", frontEnd: "StoreKit 2", listener: joining)
+        }
+        let id = connection.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        let decided = try #require(connection.unfinishedTransaction(id))
+        #expect(decided.state == .purchased)
+        #expect(hook.log.events.count == 2, "purchasing, then purchased")
+        #expect(joining.events == [.updated([decided])], "attached after the purchasing report: hears the decision")
+        #expect(leaving.events.count == 1, "left after the purchasing report: hears nothing more")
+        #expect(joined?.isAttached == true)
+    }
+
     @Test("A listener that only handles events hears a payment purchasing, then decided, and a finished one removed")
     func defaultEvents() throws {
         let store = SimulatedStore(lane: .manual)
