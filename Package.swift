@@ -15,7 +15,9 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "StoreSimulator", targets: ["StoreSimulator"]),
         .library(name: "Purchases", targets: ["Purchases"]),
+        .library(name: "PurchasesTest", targets: ["PurchasesTest"]),
         .library(name: "PaywallEvents", targets: ["PaywallEvents"]),
+        .library(name: "PaywallEventsTest", targets: ["PaywallEventsTest"]),
         .library(name: "FeedRunner", targets: ["FeedRunner"]),
         .library(name: "OpenStoreKitCLI", targets: ["OpenStoreKitCLI"]),
         .library(name: "StoreServer", targets: ["StoreServer"]),
@@ -46,16 +48,22 @@ let package = Package(
         .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
         .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
-        .target(name: "OpenStoreKit", dependencies: ["StoreModels", "StoreSimulator"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
+        // The app-side modules see the store through OpenStoreKit's `StoreEnvironment`, never the simulator itself.
+        .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels", "Ledger"]),
+        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
+        // Their harness pieces, over the simulated store, as OpenStoreKitTest is for StoreKit.
         .target(
-            name: "Purchases", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels", "Ledger"]),
-        .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels"]),
+            name: "PurchasesTest",
+            dependencies: ["Purchases", "OpenStoreKit", "StoreSimulator", "StoreModels", "Ledger"]),
+        .target(
+            name: "PaywallEventsTest", dependencies: ["PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator"]),
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit",
-                "StoreModels",
+                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator",
+                "ReceiptKit", "StoreModels",
             ]
         ),
         // Without the trait `Server`, StoreServer compiles to an empty module and nothing imports CMicroHTTPD.
@@ -69,8 +77,8 @@ let package = Package(
         .target(
             name: "OpenStoreKitCLI",
             dependencies: [
-                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases", "Ledger",
-                .target(name: "StoreServer", condition: .when(traits: ["Server"])),
+                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases",
+                "PurchasesTest", "Ledger", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
@@ -98,7 +106,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PaywallEventsTests",
-            dependencies: ["TestSupport", "PaywallEvents", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit"]),
+            dependencies: [
+                "TestSupport", "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "StoreSimulator",
+                "ReceiptKit",
+            ]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner", "StoreModels"]),
         .testTarget(
             name: "StoreServerTests",

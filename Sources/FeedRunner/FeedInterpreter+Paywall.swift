@@ -1,5 +1,6 @@
 import Foundation
 import PaywallEvents
+import PaywallEventsTest
 import Purchases
 import StoreSimulator
 

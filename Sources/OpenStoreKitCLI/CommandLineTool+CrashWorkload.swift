@@ -1,4 +1,5 @@
 import Foundation
+import PurchasesTest
 
 extension CommandLineTool {
     /// `openstorekit crash-workload --state PATH --seed S --steps N [--commit-every K] [--compact-every C]`: runs the

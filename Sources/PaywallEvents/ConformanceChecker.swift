@@ -1,7 +1,6 @@
 import Foundation
 public import OpenStoreKit
 public import Purchases
-import StoreSimulator
 import Synchronization
 
 /// Records a presentation session and reports every broken rule: the ordering of purchase and restore callbacks,
@@ -271,7 +270,7 @@ private final class QueueWatcher: NSObject, SKPaymentTransactionObserver, @unche
                         state: transaction.transactionState,
                         error: (transaction.error as? SKError)?.code
                     ),
-                    time: queue.store.now
+                    time: queue.environment.now
                 )
             )
         }
@@ -288,7 +287,7 @@ private final class QueueWatcher: NSObject, SKPaymentTransactionObserver, @unche
                         transactionId: transaction.storeIdentifier,
                         delivered: isDelivered(transaction)
                     ),
-                    time: queue.store.now
+                    time: queue.environment.now
                 )
             )
         }

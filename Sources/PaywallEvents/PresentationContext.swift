@@ -1,16 +1,15 @@
-public import Foundation
-import OpenStoreKit
+import Foundation
+public import OpenStoreKit
 public import Purchases
-public import StoreSimulator
 import Synchronization
 
-/// What presented controllers share: the purchase module (and through it the payment queue and the store), the host,
-/// the user's profile identifier, a scheduler on the store's clock, web paywall visits and the checkers recording the
-/// session.
+/// What presented controllers share: the purchase module (and through it the payment queue and the store's
+/// environment), the host, the user's profile identifier, a scheduler on the store's clock, web paywall visits and the
+/// checkers recording the session.
 ///
-/// A harness drives time through the context: ``advance(by:)`` moves the store's clock and runs every piece of
-/// scheduled work (a products-load retry, a profile poll) at its moment; ``runUntilIdle()`` runs the store's lane and
-/// whatever is due. Nothing sleeps.
+/// A harness drives time through the context with `PaywallEventsTest`: `advance(by:)` moves the store's clock and runs
+/// every piece of scheduled work (a products-load retry, a profile poll) at its moment; `runUntilIdle()` runs the
+/// store's lane and whatever is due. Nothing sleeps.
 public final class PresentationContext: @unchecked Sendable {
     // @unchecked: mutable state lives in `state`, behind a mutex; delegates are called outside the lock.
 
@@ -36,7 +35,7 @@ public final class PresentationContext: @unchecked Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates a context.
+    /// Creates a context. (`PaywallEventsTest` adds one without a host, giving it a new `SimulatedHost`.)
     ///
     /// - Parameters:
     ///   - purchases: the purchase module; its queue's store provides the clock.
@@ -46,7 +45,7 @@ public final class PresentationContext: @unchecked Sendable {
     ///   - observerModeResolver: in observer mode, the app's own purchase code for a product tapped on a paywall.
     public init(
         purchases: PurchaseController,
-        host: any PresentationHost = SimulatedHost(),
+        host: any PresentationHost,
         profileId: String,
         pollingPolicy: ProfilePollingPolicy = .default,
         observerModeResolver: (@Sendable (PaywallProduct) -> Void)? = nil
@@ -56,33 +55,11 @@ public final class PresentationContext: @unchecked Sendable {
         self.profileId = profileId
         self.pollingPolicy = pollingPolicy
         self.observerModeResolver = observerModeResolver
-        self.scheduler = StoreScheduler(clock: purchases.queue.store.clock)
+        self.scheduler = StoreScheduler(clock: purchases.queue.environment.clock)
     }
 
-    /// The store behind the purchase module's queue.
-    public var store: SimulatedStore { purchases.queue.store }
-
-    // MARK: Time
-
-    /// Runs the store's lane and the scheduled work that is due, until neither has anything left.
-    public func runUntilIdle() {
-        repeat {
-            store.runUntilIdle()
-        } while scheduler.runDue() > 0 || store.lane.pendingCount > 0
-    }
-
-    /// Moves the store's clock forward by `interval` seconds. Scheduled work runs at its own moment: the clock is
-    /// moved to it (subscription events on the way are handled), the lane is run, the work runs, and so on to the end.
-    public func advance(by interval: TimeInterval) {
-        let end = store.now.addingTimeInterval(max(0, interval))
-        runUntilIdle()
-        while let due = scheduler.nextDueDate, due <= end {
-            _ = try? store.advance(to: due)  // a due date of scheduled work
-            runUntilIdle()
-        }
-        _ = try? store.advance(to: end)
-        runUntilIdle()
-    }
+    /// The store behind the purchase module's queue, as app-side code sees it.
+    public var environment: any StoreEnvironment { purchases.queue.environment }
 
     // MARK: Recording
 
@@ -106,7 +83,7 @@ public final class PresentationContext: @unchecked Sendable {
     func record(_ fact: SessionEntry.Fact, from source: PresentedScreen?) {
         let (recorders, during) = state.withLock { ($0.recorders, $0.callbacks.first) }
         guard !recorders.isEmpty else { return }
-        let entry = SessionEntry(source: source, fact: fact, during: during, time: store.now)
+        let entry = SessionEntry(source: source, fact: fact, during: during, time: environment.now)
         for record in recorders { record(entry) }
     }
 
@@ -179,7 +156,7 @@ public final class PresentationContext: @unchecked Sendable {
     /// then every ``ProfilePollingPolicy/interval`` seconds of store time, until its access level is active or
     /// ``ProfilePollingPolicy/timeout`` seconds have passed.
     public func userDidReturnToApp() {
-        let now = store.now
+        let now = environment.now
         for visit in webPaywallVisits where visit.returned(at: now) { poll(visit, startedAt: now) }
     }
 
@@ -192,7 +169,7 @@ public final class PresentationContext: @unchecked Sendable {
             profile = purchases.profile
             visit.polled(failing: error)
         }
-        let now = store.now
+        let now = environment.now
         if visit.isGranted(by: profile) { return visit.end(.accessGranted(profile), at: now) }
         let deadline = start.addingTimeInterval(pollingPolicy.timeout)
         guard now < deadline else { return visit.end(.timedOut(profile), at: now) }

@@ -2,8 +2,8 @@ public import Foundation
 
 /// The app around presented screens: it opens URLs and learns what is on screen.
 ///
-/// The default `.openURL` action, and web paywalls, ask the host to open URLs. ``SimulatedHost`` records everything
-/// for tests.
+/// The default `.openURL` action, and web paywalls, ask the host to open URLs. `SimulatedHost` (module
+/// `PaywallEventsTest`) records everything for tests.
 public protocol PresentationHost: AnyObject, Sendable {
     /// Opens a URL in a browser; returns `false` when it cannot.
     func open(_ url: URL, in presentation: WebPresentation) -> Bool

@@ -5,7 +5,8 @@ import Synchronization
 /// Work to do at a moment of store time: the 2-second retry of a failed products load, the ticks of profile polling.
 ///
 /// Nothing runs by itself and nothing sleeps: ``runDue()`` runs what the clock has reached, and
-/// ``PresentationContext/advance(by:)`` moves the store's clock and runs each piece of work at its moment.
+/// `PresentationContext.advance(by:)` (module `PaywallEventsTest`) moves the store's clock and runs each piece of work
+/// at its moment.
 public final class StoreScheduler: Sendable {
     /// Identifies scheduled work, to cancel it.
     public struct Token: Sendable, Hashable {

@@ -1,7 +1,6 @@
 public import Foundation
 import Ledger
 public import OpenStoreKit
-import StoreSimulator
 import Synchronization
 
 /// The purchase-handling module every app writes, done right: load products, buy, restore, deliver content before
@@ -83,10 +82,12 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     public let purchasesSource: (any VerifiedPurchasesSource)?
     private let deliver: @Sendable (Delivery) throws -> Void
     private let state = Mutex(State())
-    private let clockWatch = ClockWatch()
+    /// The watch on the store's clock: the store holds it weakly, the controller strongly.
+    private let clockObservation: StoreClockObservation
+    private let clockWatch: ClockWatch
 
-    /// Hears the store's clock move for the controller: the store holds it weakly, and it holds the controller weakly.
-    private final class ClockWatch: StoreClockObserver {
+    /// Hears the store's clock move for the controller: it holds the controller weakly.
+    private final class ClockWatch: Sendable {
         private struct Target {
             weak var controller: PurchaseController?
         }
@@ -97,7 +98,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             target.withLock { $0.controller = controller }
         }
 
-        func store(_ store: SimulatedStore, clockDidMoveTo date: Date) {
+        func clockDidMove(to date: Date) {
             target.withLock { $0.controller }?.timePassed(to: date)
         }
     }
@@ -125,19 +126,21 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     ) {
         self.queue = queue
         self.mode = mode
-        self.journal = journal ?? Self.defaultJournal(for: queue.store)
+        self.journal = journal ?? Self.defaultJournal(for: queue.environment)
         self.retryPolicy = retryPolicy
         self.entitlements = entitlements
         self.purchasesSource = purchasesSource
         self.deliver = deliver
+        let watch = ClockWatch()
+        self.clockWatch = watch
+        self.clockObservation = queue.environment.observeClock { watch.clockDidMove(to: $0) }
         super.init()
         clockWatch.watch(for: self)
-        queue.store.addClockObserver(clockWatch)
         queue.add(self)
     }
 
     /// The journal of a controller given none: in the state file of a durable store, in memory otherwise.
-    private static func defaultJournal(for store: SimulatedStore) -> any DeliveryJournal {
+    private static func defaultJournal(for store: any StoreEnvironment) -> any DeliveryJournal {
         guard let ledger = store.ledger else { return InMemoryDeliveryJournal() }
         return LedgerDeliveryJournal(database: ledger, clock: store.clock)
     }
@@ -157,7 +160,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
     /// ``refreshProfile()``.
     public var profile: Profile {
         let (profile, changes) = state.withLock { ($0.profile, $0.profileChanges) }
-        guard let changes, queue.store.now >= changes else { return profile }
+        guard let changes, queue.environment.now >= changes else { return profile }
         return (try? refreshProfile()) ?? self.state.withLock { $0.profile }
     }
 
@@ -238,7 +241,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
                 state.loads[key]?.completions.append(completion)
                 return nil
             }
-            let request = SKProductsRequest(productIdentifiers: identifiers, store: queue.store)
+            let request = SKProductsRequest(productIdentifiers: identifiers, queue: queue)
             state.loads[key] = ProductsLoad(
                 identifiers: identifiers, request: request, attempts: 1, completions: [completion])
             return request
@@ -275,7 +278,7 @@ public final class PurchaseController: NSObject, SKPaymentTransactionObserver, S
             else { return (nil, []) }
             if load.attempts < retryPolicy.maxAttempts {
                 load.attempts += 1
-                load.request = SKProductsRequest(productIdentifiers: load.identifiers, store: queue.store)
+                load.request = SKProductsRequest(productIdentifiers: load.identifiers, queue: queue)
                 state.loads[key] = load
                 return (load.request, [])
             }

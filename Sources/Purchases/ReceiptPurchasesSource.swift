@@ -1,7 +1,6 @@
 public import Foundation
 public import OpenStoreKit
 public import ReceiptKit
-import StoreSimulator
 
 /// Verified purchases from the app receipt of a queue's device: the receipt is verified (signature, chain to a trusted
 /// root at the store's current time, bundle identifier, device hash) every time, and only then read.
@@ -25,7 +24,7 @@ public struct ReceiptPurchasesSource: VerifiedPurchasesSource {
     public init(queue: SKPaymentQueue, verifier: ReceiptVerifier, bundleIdentifier: String? = nil) {
         self.queue = queue
         self.verifier = verifier
-        self.bundleIdentifier = bundleIdentifier ?? queue.store.app.bundleIdentifier
+        self.bundleIdentifier = bundleIdentifier ?? queue.environment.appBundleIdentifier
     }
 
     /// Reads, verifies and converts the receipt.
@@ -33,7 +32,8 @@ public struct ReceiptPurchasesSource: VerifiedPurchasesSource {
         guard let data = queue.appStoreReceiptData() else {
             throw PurchasesError(.receiptInvalid, "the device has no app receipt")
         }
-        let now = queue.store.now
+        let environment = queue.environment
+        let now = environment.now
         let receipt: AppReceipt
         do throws(ReceiptError) {
             receipt = try verifier.verify(
@@ -41,7 +41,7 @@ public struct ReceiptPurchasesSource: VerifiedPurchasesSource {
                 options: ReceiptVerificationOptions(
                     time: .date(now),
                     bundleIdentifier: bundleIdentifier,
-                    deviceIdentifier: SimulatedStore.deviceIdentifier(for: queue.deviceID)
+                    deviceIdentifier: environment.receiptDeviceIdentifier(for: queue.deviceID)
                 )
             ).receipt
         } catch {
@@ -49,7 +49,7 @@ public struct ReceiptPurchasesSource: VerifiedPurchasesSource {
         }
         return VerifiedPurchases(
             purchases: VerifiedPurchases(receipt: receipt, at: now).purchases, date: now,
-            billing: queue.store.billing(of: queue.account))
+            billing: environment.billing(of: queue.account))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallEvents
+import PaywallEventsTest
 import Testing
 
 /// An onboarding delegate that records what it hears and opens paywalls as told.

@@ -1,6 +1,7 @@
 import Foundation
 import OpenStoreKit
 import PaywallEvents
+import PaywallEventsTest
 import Purchases
 import ReceiptKit
 import StoreModels

@@ -18,7 +18,7 @@ import StoreSimulator
 ///
 /// Each acknowledged step prints one line, `ack <step> <action>`, after everything it did is committed, and each
 /// grant one line, `granted <transaction id>`, once it is committed and before the transaction is finished.
-struct CrashWorkload {
+public struct CrashWorkload: Sendable {
     /// The meta key of the number of acknowledged steps.
     static let stepKey = "workload.step"
     /// The log of grants.
@@ -35,12 +35,37 @@ struct CrashWorkload {
     let compactEvery: Int?
     let print: @Sendable (String) -> Void
 
-    /// Why the workload stopped early.
-    struct Failure: Error {
-        let message: String
+    /// Creates a workload.
+    ///
+    /// - Parameters:
+    ///   - statePath: the state file, made when missing, gone on with when it holds an earlier run.
+    ///   - seed: chooses the plan.
+    ///   - steps: how many steps the plan has; a run goes on to the end from the last acknowledged one.
+    ///   - commitEvery: commit every change (1) or in groups of this many changes.
+    ///   - compactEvery: after how many changes the store writes a snapshot of its state, or `nil` for never.
+    ///   - print: receives each output line, without its line feed.
+    public init(
+        statePath: String, seed: UInt64, steps: Int, commitEvery: Int, compactEvery: Int?,
+        print: @escaping @Sendable (String) -> Void
+    ) {
+        self.statePath = statePath
+        self.seed = seed
+        self.steps = steps
+        self.commitEvery = commitEvery
+        self.compactEvery = compactEvery
+        self.print = print
     }
 
-    func run() throws(Failure) {
+    /// Why the workload stopped early.
+    public struct Failure: Error {
+        /// What went wrong; a broken promise of the delivery audit starts with `delivery audit`.
+        public let message: String
+    }
+
+    /// Runs the plan from the last acknowledged step to the end.
+    ///
+    /// - Throws: ``Failure`` when the state file cannot be used or the delivery audit finds a broken promise.
+    public func run() throws(Failure) {
         let durability = StoreDurability(
             commit: commitEvery <= 1 ? .everyChange : .group(every: commitEvery), compactEvery: compactEvery)
         let store: SimulatedStore

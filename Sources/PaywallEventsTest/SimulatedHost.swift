@@ -1,4 +1,5 @@
 public import Foundation
+public import PaywallEvents
 import Synchronization
 
 /// A host for tests and feeds: it records the URLs it is asked to open and what is on screen, and can be told that
