@@ -160,7 +160,8 @@
             var attempts = record.attempts
             let nowMilliseconds = JWSDate(now()).millisecondsSince1970
             while true {
-                let result = await send(record.signedPayload, to: url)
+                // Cancelled by stop(): not an attempt; it is made when a server opens the history again.
+                guard let result = await send(record.signedPayload, to: url) else { break }
                 attempts.append(NotificationRecord.Attempt(attemptDate: attemptDate, sendAttemptResult: result))
                 guard result != "SUCCESS", attempts.count <= Self.retryHours.count else { break }
                 let next = attemptDate + Self.retryHours[attempts.count - 1] * 3_600_000
@@ -168,8 +169,14 @@
                 attemptDate = next  // the store's clock already passed this retry: make it now, dated when it was due
             }
             let final = attempts
+            let due = attemptDate
             state.withLock { state in
                 guard let position = state.index[uuid] else { return }
+                guard final.count > record.attempts.count else {
+                    // Nothing was attempted: a retry stays due when it was.
+                    if !record.attempts.isEmpty { state.records[position].nextAttemptDate = due }
+                    return
+                }
                 state.records[position].attempts = final
                 let last = final[final.count - 1]
                 state.records[position].nextAttemptDate =
@@ -198,8 +205,8 @@
             }
         }
 
-        /// One POST; Apple's `sendAttemptResult` for how it went.
-        private func send(_ signedPayload: String, to url: URL) async -> String {
+        /// One POST; Apple's `sendAttemptResult` for how it went, or nil when the sender was stopped meanwhile.
+        private func send(_ signedPayload: String, to url: URL) async -> String? {
             var request = URLRequest(url: url)
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -213,6 +220,7 @@
                 return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
             } catch let error as URLError {
                 switch error.code {
+                case .cancelled: return nil
                 case .timedOut: return "TIMED_OUT"
                 case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
                     return "NO_RESPONSE"
