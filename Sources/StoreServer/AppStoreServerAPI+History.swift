@@ -61,11 +61,11 @@
                 if ownership[0] == "FAMILY_SHARED" { records = [] }
             }
             if let revoked = query["revoked"] {
-                guard revoked.count == 1, let flag = Bool(revoked[0]) else { throw .invalidRevoked }
+                guard revoked.count == 1, let flag = Bool(revoked[0].lowercased()) else { throw .invalidRevoked }
                 records = records.filter { ($0.cancellationDate != nil) == flag }
             }
             if let exclude = query["excludeRevoked"] {
-                guard exclude.count == 1, let flag = Bool(exclude[0]) else { throw .invalidExcludeRevoked }
+                guard exclude.count == 1, let flag = Bool(exclude[0].lowercased()) else { throw .invalidExcludeRevoked }
                 if flag { records = records.filter { $0.cancellationDate == nil } }
             }
             var descending = false

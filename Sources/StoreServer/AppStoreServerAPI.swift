@@ -47,6 +47,8 @@
             switch (request.method, route.count) {
             case ("GET", 3) where route[0] == "v1" && route[1] == "transactions":
                 return try transactionInfo(route[2])
+            case ("GET", 4) where route[0] == "v1" && route[1] == "transactions" && route[2] == "appTransactions":
+                return try appTransactionInfo(route[3])
             case ("GET", 3) where route[1] == "history" && (route[0] == "v1" || route[0] == "v2"):
                 return try history(route[2], query: request.query, version: route[0])
             case ("GET", 3) where route[0] == "v1" && route[1] == "subscriptions":
@@ -96,6 +98,15 @@
             let (record, _) = try customer(of: text)
             struct Response: Encodable { let signedTransactionInfo: String }
             return APIRequest.json(Response(signedTransactionInfo: try signed.transaction(record.id)))
+        }
+
+        // MARK: Get App Transaction Info
+
+        private func appTransactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
+            let (record, _) = try customer(of: text)
+            struct Response: Encodable { let signedAppTransactionInfo: String }
+            return APIRequest.json(
+                Response(signedAppTransactionInfo: try signed.appTransaction(account: record.account)))
         }
 
         // MARK: Look Up Order ID

@@ -43,11 +43,12 @@
             let signed = SignedStoreData(store: store)
             let historyPath = configuration.notificationHistoryPath ?? store.statePath.map { $0 + ".notifications" }
             let notifications = try NotificationSender(
-                url: configuration.notificationsURL, timeout: configuration.notificationTimeout, signer: JWSSigner(),
+                url: configuration.notificationsURL, timeout: configuration.notificationTimeout,
+                signer: store.jwsSigner,
                 historyPath: historyPath, now: { store.now })
             self.notifications = notifications
             let driver = StoreDriver(
-                store: store, signed: signed, notifications: notifications, environment: configuration.environment)
+                store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
             self.driver = driver
             let bundleID = configuration.bundleID ?? store.app.bundleIdentifier
             let api = AppStoreServerAPI(
@@ -55,7 +56,7 @@
                 verifier: BearerTokenVerifier(
                     keys: configuration.apiKeys, issuerID: configuration.issuerID, bundleID: bundleID,
                     now: { store.now }),
-                notifications: notifications, driver: driver, environment: configuration.environment, bundleID: bundleID
+                notifications: notifications, driver: driver, environment: store.jwsEnvironment, bundleID: bundleID
             )
             let control = ControlAPI(store: store, driver: driver, notifications: notifications, token: token)
             do {

@@ -1,6 +1,5 @@
 #if Server
     public import Foundation
-    public import ReceiptKit
 
     /// How a ``StoreServer`` listens, whom it lets in and where it sends notifications.
     public struct StoreServerConfiguration: Sendable {
@@ -18,8 +17,6 @@
         public var notificationTimeout: TimeInterval
         /// The bearer token of the control API; a random one when nil (read it from ``StoreServer/controlToken``).
         public var controlToken: String?
-        /// The environment the server signs for: what `environment` says in signed data and responses.
-        public var environment: JWSEnvironment
         /// Where the notification history is kept across restarts; beside the store's state file
         /// (`STATE.notifications`) when nil and the store is durable, in memory only otherwise.
         public var notificationHistoryPath: String?
@@ -28,7 +25,7 @@
         public init(
             http: HTTPServerConfiguration = HTTPServerConfiguration(), apiKeys: [APIKey] = [], issuerID: String = "",
             bundleID: String? = nil, notificationsURL: URL? = nil, notificationTimeout: TimeInterval = 10,
-            controlToken: String? = nil, environment: JWSEnvironment = .sandbox, notificationHistoryPath: String? = nil
+            controlToken: String? = nil, notificationHistoryPath: String? = nil
         ) {
             self.http = http
             self.apiKeys = apiKeys
@@ -37,7 +34,6 @@
             self.notificationsURL = notificationsURL
             self.notificationTimeout = notificationTimeout
             self.controlToken = controlToken
-            self.environment = environment
             self.notificationHistoryPath = notificationHistoryPath
         }
     }
