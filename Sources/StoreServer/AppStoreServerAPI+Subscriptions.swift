@@ -155,38 +155,4 @@
             return APIRequest.json(status)
         }
     }
-
-    /// The body of Send Consumption Information (v2).
-    struct ConsumptionRequest: Codable, Sendable, Hashable {
-        var customerConsented: Bool?
-        var sampleContentProvided: Bool?
-        var deliveryStatus: String?
-        var consumptionPercentage: Int?
-        var refundPreference: String?
-    }
-
-    /// The body of Extend a Subscription Renewal Date.
-    struct ExtendRenewalDateRequest: Decodable {
-        var extendByDays: Int?
-        var extendReasonCode: Int?
-        var requestIdentifier: String?
-    }
-
-    /// The body of Extend Subscription Renewal Dates for All Active Subscribers.
-    struct MassExtendRenewalDateRequest: Decodable {
-        var extendByDays: Int?
-        var extendReasonCode: Int?
-        var requestIdentifier: String?
-        var productId: String?
-        var storefrontCountryCodes: [String]?
-    }
-
-    /// The answer of Get Status of Subscription Renewal Date Extensions.
-    struct MassExtensionStatus: Codable, Sendable {
-        var requestIdentifier: String
-        var complete: Bool
-        var completeDate: Int64
-        var succeededCount: Int64
-        var failedCount: Int64
-    }
 #endif

@@ -43,16 +43,6 @@
         }
     }
 
-    /// A notification to make: its type and subtype, the transaction it carries, and the subscription status.
-    struct PendingNotification: Sendable, Hashable {
-        var type: String
-        var subtype: String?
-        var transactionID: UInt64?
-        var originalID: UInt64?
-        var status: Int?
-        var consumptionRequestReason: String?
-    }
-
     extension ObservedStore {
         /// The notifications Apple sends for what happened between `self` and `now`: first the subscription events the
         /// store reported (renewals, billing issues, expiries), in their order, then purchases and refunds by transaction
