@@ -1,6 +1,7 @@
 #if Server
     public import Foundation
     public import ReceiptKit
+    import Synchronization
 
     /// Checks the `Authorization: Bearer <JWT>` of an App Store Server API request as Apple does.
     ///
@@ -26,6 +27,11 @@
         public let bundleID: String
         /// The store's clock.
         public let now: @Sendable () -> Date
+        /// Tokens that passed every check, with their `exp`: a token reused until it expires (as Apple allows) is not
+        /// verified again, only its expiry. At most ``acceptedLimit`` are kept.
+        private let accepted = AcceptedTokens()
+        /// How many accepted tokens are remembered.
+        static let acceptedLimit = 1024
 
         /// Creates a verifier.
         public init(keys: [APIKey], issuerID: String, bundleID: String, now: @escaping @Sendable () -> Date) {
@@ -54,6 +60,12 @@
             }
             let token = authorization.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces)
             guard token.utf8.count <= 8192 else { return .unauthorized("the token is longer than 8192 bytes") }
+            if let exp = accepted.exp(of: token) {
+                guard exp > now().timeIntervalSince1970 else {
+                    return .unauthorized("the token expired (exp is before the store's clock)")
+                }
+                return .authorized
+            }
             let jws: CompactJWS
             do {
                 jws = try CompactJWS(token)
@@ -92,6 +104,7 @@
             }
             guard let bid = claims.bid else { return .refused(.invalidAppIdentifier) }
             guard bid == bundleID else { return .refused(.appNotFound) }
+            accepted.remember(token, exp: exp, limit: Self.acceptedLimit)
             return .authorized
         }
 
@@ -118,6 +131,22 @@
                 } else {
                     aud = try container.decodeIfPresent([String].self, forKey: .aud)
                 }
+            }
+        }
+    }
+
+    /// The tokens a verifier accepted, by their text, with their `exp`.
+    private final class AcceptedTokens: Sendable {
+        private let tokens = Mutex<[String: Double]>([:])
+
+        func exp(of token: String) -> Double? {
+            tokens.withLock { $0[token] }
+        }
+
+        func remember(_ token: String, exp: Double, limit: Int) {
+            tokens.withLock { tokens in
+                if tokens.count >= limit { tokens.removeAll() }
+                tokens[token] = exp
             }
         }
     }

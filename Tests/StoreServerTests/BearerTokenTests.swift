@@ -40,6 +40,16 @@
             }
         }
 
+        @Test func aReusedTokenStillExpiresOnTheStoresClock() async throws {
+            let fixture = try ServerFixture()
+            defer { fixture.server.stop() }
+            let header = ["Authorization": "Bearer " + (try fixture.token(lifetime: 300))]
+            #expect(try await fixture.client.send("GET", "/inApps/v1/transactions/1", headers: header).status == 404)
+            #expect(try await fixture.client.send("GET", "/inApps/v1/transactions/1", headers: header).status == 404)
+            _ = try await fixture.control("POST", "advance", #"{"seconds":301}"#)
+            #expect(try await fixture.client.send("GET", "/inApps/v1/transactions/1", headers: header).status == 401)
+        }
+
         @Test func theBundleIDIsCheckedAfterTheSignature() async throws {
             let fixture = try ServerFixture()
             defer { fixture.server.stop() }
