@@ -80,10 +80,16 @@
 
         // MARK: Customers
 
-        /// The purchased record named by a path's transaction id, and every purchased record of its account.
-        func customer(of text: String) throws(APIError) -> (record: TransactionRecord, records: [TransactionRecord]) {
+        /// The purchased record named by a path's transaction id.
+        func record(of text: String) throws(APIError) -> TransactionRecord {
             guard let id = APIRequest.transactionID(text) else { throw .invalidTransactionId }
             guard let record = store.transaction(id), record.state == .purchased else { throw .transactionIdNotFound }
+            return record
+        }
+
+        /// The purchased record named by a path's transaction id, and every purchased record of its account.
+        func customer(of text: String) throws(APIError) -> (record: TransactionRecord, records: [TransactionRecord]) {
+            let record = try record(of: text)
             return (record, store.transactions(of: record.account).filter { $0.state == .purchased })
         }
 
@@ -95,15 +101,16 @@
         // MARK: Get Transaction Info
 
         private func transactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
-            struct Response: Encodable { let signedTransactionInfo: String }
-            return APIRequest.json(Response(signedTransactionInfo: try signed.transaction(record.id)))
+            let record = try record(of: text)
+            var body = JSONObjectWriter()
+            body.add("signedTransactionInfo", .string(try signed.transaction(record.id)))
+            return .json(200, Array(body.jsonString.utf8))
         }
 
         // MARK: Get App Transaction Info
 
         private func appTransactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
+            let record = try record(of: text)
             struct Response: Encodable { let signedAppTransactionInfo: String }
             return APIRequest.json(
                 Response(signedAppTransactionInfo: try signed.appTransaction(account: record.account)))
