@@ -1,8 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // OpenStoreKit: StoreKit 1's payment queue for Linux over a simulated App Store.
-// No package dependencies: the toolchain, plus OpenSSL and SQLite as system libraries.
+// No package dependencies: the toolchain, plus OpenSSL and SQLite as system libraries, and GNU libmicrohttpd for the
+// App Store server side, built only with the package trait `Server` (`swift build --traits Server`), so that a machine
+// without libmicrohttpd's headers builds everything else.
 let package = Package(
     name: "OpenStoreKit",
     products: [
@@ -22,7 +24,13 @@ let package = Package(
         .library(name: "PaywallEventsTest", targets: ["PaywallEventsTest"]),
         .library(name: "FeedRunner", targets: ["FeedRunner"]),
         .library(name: "OpenStoreKitCLI", targets: ["OpenStoreKitCLI"]),
+        .library(name: "StoreServer", targets: ["StoreServer"]),
         .executable(name: "openstorekit", targets: ["OpenStoreKitCommand"]),
+    ],
+    traits: [
+        .trait(
+            name: "Server",
+            description: "The App Store Server API and Server Notifications V2 over HTTP (needs libmicrohttpd-dev)")
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +42,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"]), .yum(["sqlite-devel"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"]), .yum(["libmicrohttpd-devel"])]
         ),
         .target(name: "StoreModels"),
         .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
@@ -63,11 +76,19 @@ let package = Package(
                 "ReceiptKit", "StoreModels",
             ]
         ),
+        // Without the trait `Server`, StoreServer compiles to an empty module and nothing imports CMicroHTTPD.
+        .target(
+            name: "StoreServer",
+            dependencies: [
+                .target(name: "CMicroHTTPD", condition: .when(traits: ["Server"])), "StoreSimulator", "ReceiptKit",
+                "StoreModels",
+            ]
+        ),
         .target(
             name: "OpenStoreKitCLI",
             dependencies: [
                 "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases",
-                "PurchasesTest", "Ledger",
+                "PurchasesTest", "Ledger", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
@@ -108,6 +129,13 @@ let package = Package(
                 "ReceiptKit",
             ]),
         .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner", "StoreModels"]),
+        .testTarget(
+            name: "StoreServerTests",
+            dependencies: [
+                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit",
+                .target(name: "StoreServer", condition: .when(traits: ["Server"])),
+            ]
+        ),
         .testTarget(
             name: "OpenStoreKitCLITests",
             dependencies: [

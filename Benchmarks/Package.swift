@@ -1,16 +1,25 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // OpenStoreKit's benchmarks: a nested package, so that `swift build` and `swift test` at the root never build them.
 //
 //     swift run -c release --package-path Benchmarks openstorekit-bench [FILTER] [--json FILE]
+//
+// The server benchmarks (`server.*`) need the trait Server, which turns on the root package's (and libmicrohttpd):
+//
+//     swift run -c release --package-path Benchmarks --traits Server openstorekit-bench server
 let package = Package(
     name: "OpenStoreKitBenchmarks",
     products: [
         .executable(name: "openstorekit-bench", targets: ["StoreBenchmarks"])
     ],
+    traits: [
+        .trait(name: "Server", description: "The server benchmarks (needs libmicrohttpd-dev)")
+    ],
     dependencies: [
-        .package(name: "OpenStoreKit", path: "..")
+        .package(
+            name: "OpenStoreKit", path: "..",
+            traits: [.defaults, .trait(name: "Server", condition: .when(traits: ["Server"]))])
     ],
     targets: [
         // OpenSSL for the receipt baselines (PKCS7_verify, PKCS7_sign, EVP_DigestVerify); the root's COpenSSL is not a
@@ -38,6 +47,7 @@ let package = Package(
                 "CBenchmarkOpenSSL",
                 .product(name: "Ledger", package: "OpenStoreKit"),
                 "CSQLiteRaw",
+                .product(name: "StoreServer", package: "OpenStoreKit", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

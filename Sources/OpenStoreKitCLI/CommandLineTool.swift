@@ -98,6 +98,8 @@ public struct CommandLineTool: Sendable {
                 return try receipt(rest)
             case "jws":
                 return try jws(rest)
+            case "serve":
+                return try serve(rest)
             case "crash-workload":  // not listed: the child process of the crash test
                 return try crashWorkload(rest)
             default:

@@ -1,6 +1,6 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "jws", "help", "version"]
+    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "help", "version"]
 
     /// The release of the command, printed by `openstorekit --version`.
     static let version = "0.1.0"
@@ -10,6 +10,10 @@ enum Help {
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
         "run": ["--log", "--log-dir", "--junit", "--jobs", "--state", "--commit"],
         "generate": ["--users", "--seed", "--steps", "--output"],
+        "serve": [
+            "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
+            "--control-token",
+        ],
     ]
 
     /// How every output option writes its file (shown in the help of the commands that have one).
@@ -33,6 +37,7 @@ enum Help {
           generate    Write a large random but reproducible feed.
           receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
           jws         Verify or decode StoreKit 2 signed data (compact JWS: transactions, renewal info, ...).
+          serve       Serve the App Store Server API and send Server Notifications V2 (build with --traits Server).
           help        Show help for a command: openstorekit help run (or openstorekit run --help)
           version     Print the release: openstorekit version (or openstorekit --version)
 
@@ -159,6 +164,33 @@ enum Help {
 
                 Prints a receipt as JSON without verifying anything, marked "verified": false; see `openstorekit help
                 receipt`.
+                """
+        case "serve":
+            return """
+                Usage: openstorekit serve [--host ADDR] [--port N] [--allow-remote] [--config FILE.storekit]
+                           [--state PATH] [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
+                           [--notifications-url URL] [--control-token TOKEN]
+
+                Serves a simulated store over HTTP: the App Store Server API under Apple's paths (/inApps/...), Server
+                Notifications V2 POSTed to --notifications-url, and a control API (/openstorekit/v1/...) that drives
+                the store. The first line on standard output is the base URL (http://127.0.0.1:PORT); SIGINT or
+                SIGTERM stops the server, commits the state and exits 0. Needs a build with the package trait Server
+                (swift build --traits Server) and libmicrohttpd-dev. Walk-through: docs/server.md.
+
+                Options:
+                  --host ADDR              The numeric address to listen on; 127.0.0.1 by default.
+                  --allow-remote           Allow an address other than loopback (others can then reach the API).
+                  --port N                 The port; 0 (the default) lets the system pick one, printed first.
+                  --config FILE            The .storekit catalog; the demo catalog by default.
+                  --state PATH             Keep the store (and the notification history, in PATH.notifications) in
+                                           a state file, as `run --state` does.
+                  --api-key KEYID=FILE     An In-App Purchase key (.p8) that may sign API tokens; repeatable.
+                  --issuer-id ID           The issuer id tokens must name (iss).
+                  --bundle-id ID           The app: the bundle id tokens must name (bid) and signed data carry.
+                  --notifications-url URL  Where to POST notifications; none are sent without it.
+                  --control-token TOKEN    The control API's bearer token; a random one (printed on standard
+                                           error) by default.
+
                 """
         case "jws":
             return """

@@ -20,6 +20,7 @@ struct BenchmarkSuite {
         addFeedBenchmarks()
         addLedgerBenchmarks()
         addJWSBenchmarks()
+        addServerBenchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 

@@ -1,0 +1,163 @@
+import Foundation
+
+#if Server
+    import ReceiptKit
+    import StoreModels
+    import StoreServer
+    import StoreSimulator
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+#endif
+
+extension BenchmarkSuite {
+    /// `server.requests`: the App Store Server API over loopback beside an empty handler of the same HTTP library.
+    /// Only in a build with the trait Server; without it the benchmark is not registered.
+    mutating func addServerBenchmarks() {
+        #if Server
+            let items = options.quick ? 50 : 2_000
+            add(
+                Benchmark(
+                    name: "server.requests",
+                    unit: "requests/s",
+                    about: """
+                        Get Transaction Info (GET /inApps/v1/transactions/{id}: the bearer token checked, the \
+                        store's signed transaction, JSON) over one keep-alive loopback connection, one request at a \
+                        time, the token reused as Apple allows. Baseline: the same client against an HTTPServer of \
+                        the same library (libmicrohttpd) whose handler answers 200 with an empty body.
+                        """,
+                    target: 0.5,
+                    body: .comparison(
+                        figure: Workload("Get Transaction Info", items: items) {
+                            ServerBench.transactionInfo(items)
+                        },
+                        baseline: Workload("empty handler, same library", role: .baseline, items: items) {
+                            ServerBench.emptyHandler(items)
+                        },
+                        others: [])
+                )
+            )
+        #endif
+    }
+}
+
+#if Server
+    /// The workloads of `server.requests`.
+    enum ServerBench {
+        static func transactionInfo(_ items: Int) -> () -> Int {
+            let store = SimulatedStore(lane: .manual)
+            guard let key = try? ES256Key.generate(),
+                let server = try? StoreServer(
+                    store: store,
+                    configuration: StoreServerConfiguration(
+                        apiKeys: [APIKey(keyID: "BENCH", key: key)], issuerID: "issuer")),
+                let record = try? server.perform({ store throws(StoreSimulatorError) in
+                    try store.buyProduct("com.example.pro")
+                }),
+                let token = token(key: key, now: store.now)
+            else { return { 0 } }
+            let request = Array(
+                "GET /inApps/v1/transactions/\(record.id) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                    .utf8)
+            return run(request, port: server.port, items: items, keep: server)
+        }
+
+        static func emptyHandler(_ items: Int) -> () -> Int {
+            guard
+                let server = try? HTTPServer(
+                    configuration: HTTPServerConfiguration(),
+                    handler: { _ in
+                        HTTPResponse(status: 200)
+                    })
+            else { return { 0 } }
+            let request = Array("GET /inApps/v1/transactions/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            return run(request, port: server.port, items: items, keep: server)
+        }
+
+        /// A token as Apple's libraries make it (five minutes), on the store's clock.
+        private static func token(key: ES256Key, now: Date) -> String? {
+            func segment(_ text: String) -> String {
+                Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            }
+            let exp = Int(now.timeIntervalSince1970) + 300
+            let input =
+                segment(#"{"alg":"ES256","kid":"BENCH","typ":"JWT"}"#) + "."
+                + segment(#"{"aud":"appstoreconnect-v1","bid":"com.example.app","exp":\#(exp),"iss":"issuer"}"#)
+            guard let signature = try? key.sign(Array(input.utf8)) else { return nil }
+            return input + "."
+                + Data(signature).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+
+        /// A body that sends `items` requests one after the other on one connection and counts the 200 answers.
+        private static func run(_ request: [UInt8], port: UInt16, items: Int, keep: AnyObject) -> () -> Int {
+            let connection = Connection(port: port)
+            return {
+                withExtendedLifetime(keep) {
+                    var ok = 0
+                    for _ in 0..<items where connection?.exchange(request) == 200 { ok += 1 }
+                    return ok
+                }
+            }
+        }
+    }
+
+    /// A keep-alive HTTP/1.1 client on a blocking socket: writes a request, reads one response (by Content-Length).
+    final class Connection {
+        private let descriptor: Int32
+        private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+        init?(port: UInt16) {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { return nil }
+            var one: Int32 = 1
+            setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(descriptor)
+                return nil
+            }
+        }
+
+        deinit { close(descriptor) }
+
+        /// Sends the request and returns the response's status (0 on a broken connection).
+        func exchange(_ request: [UInt8]) -> Int {
+            let sent = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent == request.count else { return 0 }
+            var received: [UInt8] = []
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return 0 }
+                received.append(contentsOf: buffer[0..<count])
+                guard let end = Self.headerEnd(received) else { continue }
+                let head = String(decoding: received[0..<end], as: UTF8.self).lowercased()
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if received.count >= end + 4 + length {
+                    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                    return status
+                }
+            }
+        }
+
+        private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+            guard bytes.count >= 4 else { return nil }
+            for index in 0...(bytes.count - 4)
+            where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                return index
+            }
+            return nil
+        }
+    }
+#endif

@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+
+#if Server
+    import ReceiptKit
+    import StoreModels
+    import StoreServer
+    import StoreSimulator
+#endif
+
+extension CommandLineTool {
+    /// What `serve` says in a build without the package trait `Server`.
+    static let serveNeedsTrait = """
+        openstorekit serve: this build has no HTTP server. It needs GNU libmicrohttpd's headers and the package trait \
+        Server:
+          apt-get install -y libmicrohttpd-dev      (Debian, Ubuntu; brew install libmicrohttpd; dnf install libmicrohttpd-devel)
+          swift build --traits Server               (then .build/debug/openstorekit serve ...)
+        or in one step: swift run --traits Server openstorekit serve ...
+
+        """
+
+    func serve(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let options = try Arguments(
+            arguments, command: "serve", valued: Help.options["serve"] ?? [], flags: ["--allow-remote"],
+            multi: ["--api-key"])
+        if printsHelp(options, for: "serve") { return 0 }
+        guard options.operands.isEmpty else { throw UsageError("serve takes no operands, only options") }
+        #if Server
+            return try serveWithServer(options)
+        #else
+            output.err(Self.serveNeedsTrait)
+            return 2
+        #endif
+    }
+
+    #if Server
+        private func serveWithServer(_ options: Arguments) throws(UsageError) -> Int32 {
+            let port = try options.integer("--port", default: 0, range: 0...65535)
+            var keys: [APIKey] = []
+            for argument in options.repeated["--api-key"] ?? [] {
+                do throws(StoreServerError) {
+                    keys.append(try APIKey(argument: argument))
+                } catch {
+                    throw UsageError(error.detail)
+                }
+            }
+            var notificationsURL: URL?
+            if let text = options.values["--notifications-url"] {
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                    url.host != nil
+                else {
+                    throw UsageError("--notifications-url takes an http:// or https:// URL, not \"\(text)\"")
+                }
+                notificationsURL = url
+            }
+            var configuration = StoreConfiguration.demo
+            if let path = options.values["--config"] {
+                do throws(StoreSimulatorError) {
+                    configuration = try StoreConfiguration(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    throw UsageError("--config \(path): \(error.detail)")
+                }
+            }
+            var app = AppIdentity()
+            if let bundleID = options.values["--bundle-id"] {
+                guard !bundleID.isEmpty else { throw UsageError("--bundle-id needs a bundle identifier") }
+                app.bundleIdentifier = bundleID
+            }
+            // A new store's clock starts at the wall clock's second, so that tokens minted from the wall clock are
+            // valid on it; a state file keeps its own clock.
+            let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+            let store: SimulatedStore
+            if let state = options.values["--state"] {
+                do throws(StoreSimulatorError) {
+                    store = try SimulatedStore(
+                        statePath: state, configuration: configuration, clock: clock, lane: .manual, app: app)
+                } catch {
+                    output.err("openstorekit: --state \(state): \(error.detail)\n")
+                    return 2
+                }
+            } else {
+                store = SimulatedStore(configuration: configuration, clock: clock, lane: .manual, app: app)
+            }
+            let server: StoreServer
+            do throws(StoreServerError) {
+                server = try StoreServer(
+                    store: store,
+                    configuration: StoreServerConfiguration(
+                        http: HTTPServerConfiguration(
+                            host: options.values["--host"] ?? "127.0.0.1", port: UInt16(port),
+                            allowsNonLoopback: options.flags.contains("--allow-remote")),
+                        apiKeys: keys, issuerID: options.values["--issuer-id"] ?? "",
+                        bundleID: options.values["--bundle-id"], notificationsURL: notificationsURL,
+                        controlToken: options.values["--control-token"]))
+            } catch {
+                try? store.close()
+                output.err("openstorekit: \(error.detail)\n")
+                return 2
+            }
+            output.out(server.baseURL.absoluteString + "\n")
+            if !server.configuration.http.isLoopback {
+                output.err(
+                    "openstorekit: serving on \(server.configuration.http.host), reachable from other machines "
+                        + "(--allow-remote); the control API still answers loopback clients only\n")
+            }
+            if keys.isEmpty {
+                output.err(
+                    "openstorekit: no --api-key given: every App Store Server API request will be refused (401)\n")
+            }
+            output.err(
+                "openstorekit: control API at \(server.baseURL.absoluteString)/openstorekit/v1/, token \(server.controlToken)\n"
+            )
+            waitForTermination()
+            server.stop()
+            do throws(StoreSimulatorError) {
+                if store.isDurable { try store.close() }
+            } catch {
+                output.err("openstorekit: --state: \(error.detail)\n")
+                return 2
+            }
+            if let problem = server.notifications.historyError {
+                output.err("openstorekit: \(problem.detail)\n")
+                return 2
+            }
+            return 0
+        }
+
+        /// Blocks until SIGINT or SIGTERM arrives.
+        private func waitForTermination() {
+            let done = DispatchSemaphore(value: 0)
+            let queue = DispatchQueue(label: "openstorekit.serve.signals")
+            var sources: [any DispatchSourceSignal] = []
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { done.signal() }
+                source.resume()
+                sources.append(source)
+            }
+            done.wait()
+            for source in sources { source.cancel() }
+        }
+    #endif
+}

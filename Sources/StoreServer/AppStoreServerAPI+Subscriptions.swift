@@ -1,0 +1,158 @@
+#if Server
+    import Foundation
+    import ReceiptKit
+    import StoreModels
+    import StoreSimulator
+
+    extension AppStoreServerAPI {
+        /// The status Apple gives a subscription: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
+        func status(of subscription: SubscriptionState) -> Int {
+            switch subscription.phase {
+            case .active: return 1
+            case .billingRetry: return 3
+            case .gracePeriod: return 4
+            case .expired: return store.transaction(subscription.latestRecordID)?.cancellationDate == nil ? 2 : 5
+            }
+        }
+
+        /// Get All Subscription Statuses: one item per subscription of the customer, by group.
+        func allSubscriptionStatuses(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
+            let (record, _) = try customer(of: text)
+            var wanted: Set<Int>?
+            if let values = query["status"] {
+                var set = Set<Int>()
+                for value in values {
+                    guard let number = Int(value), (1...5).contains(number) else { throw .invalidStatus }
+                    set.insert(number)
+                }
+                wanted = set
+            }
+            struct LastTransaction: Encodable {
+                let status: Int
+                let originalTransactionId: String
+                let signedTransactionInfo: String
+                let signedRenewalInfo: String
+            }
+            struct Group: Encodable {
+                let subscriptionGroupIdentifier: String
+                let lastTransactions: [LastTransaction]
+            }
+            struct Response: Encodable {
+                let environment: String
+                let bundleId: String
+                let data: [Group]
+            }
+            var groups: [String: [LastTransaction]] = [:]
+            for subscription in store.subscriptions(of: record.account).sorted(by: { $0.originalID < $1.originalID }) {
+                let status = status(of: subscription)
+                if let wanted, !wanted.contains(status) { continue }
+                groups[subscription.groupID, default: []].append(
+                    LastTransaction(
+                        status: status, originalTransactionId: String(subscription.originalID),
+                        signedTransactionInfo: try signed.transaction(subscription.latestRecordID),
+                        signedRenewalInfo: try signed.renewalInfo(originalID: subscription.originalID)))
+            }
+            return APIRequest.json(
+                Response(
+                    environment: environment.rawValue, bundleId: bundleID,
+                    data: groups.keys.sorted().map {
+                        Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? [])
+                    }))
+        }
+
+        /// Send Consumption Information (v2): checked as Apple checks it, kept for the control API, answered 202.
+        func consumption(_ text: String, body: [UInt8]) throws(APIError) -> HTTPResponse {
+            let (record, _) = try customer(of: text)
+            let request = try APIRequest.decode(ConsumptionRequest.self, from: body)
+            guard request.customerConsented == true else { throw .invalidCustomerConsented }
+            guard request.sampleContentProvided != nil else { throw .invalidSampleContentProvided }
+            let statuses = [
+                "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+                "UNDELIVERED_OTHER",
+            ]
+            guard let delivery = request.deliveryStatus, statuses.contains(delivery) else {
+                throw .invalidDeliveryStatus
+            }
+            if let preference = request.refundPreference {
+                guard ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains(preference) else {
+                    throw .invalidRefundPreference
+                }
+            }
+            if let percentage = request.consumptionPercentage {
+                guard record.productType != .autoRenewableSubscription else {
+                    throw .consumptionPercentageAutoRenewableSubscription
+                }
+                guard (0...100_000).contains(percentage) else {
+                    throw APIError(
+                        APIError.generalBadRequest.errorCode,
+                        "Invalid request. The consumption percentage must be from 0 to 100000.")
+                }
+            }
+            driver.recordConsumption(request, forTransaction: record.id)
+            return HTTPResponse(status: 202)
+        }
+
+        /// Extend a Subscription Renewal Date.
+        func extendRenewalDate(_ text: String, body: [UInt8]) throws(APIError) -> HTTPResponse {
+            guard let id = APIRequest.transactionID(text) else { throw .invalidOriginalTransactionId }
+            let request = try APIRequest.decode(ExtendRenewalDateRequest.self, from: body)
+            guard let days = request.extendByDays, (1...90).contains(days) else { throw .invalidExtendByDays }
+            guard let reason = request.extendReasonCode, (0...3).contains(reason) else {
+                throw .invalidExtendReasonCode
+            }
+            guard let identifier = request.requestIdentifier, !identifier.isEmpty, identifier.count <= 128 else {
+                throw .invalidRequestIdentifier
+            }
+            guard let record = store.transaction(id), record.state == .purchased, record.originalID == id else {
+                throw .originalTransactionIdNotFound
+            }
+            let extended = try driver.extend(originalID: id, days: days)
+            struct Response: Encodable {
+                let originalTransactionId: String
+                let webOrderLineItemId: String
+                let success: Bool
+                let effectiveDate: Int64
+            }
+            let latest = store.transaction(extended.latestRecordID)
+            return APIRequest.json(
+                Response(
+                    originalTransactionId: String(id),
+                    webOrderLineItemId: String(latest?.webOrderLineItemID ?? extended.latestRecordID), success: true,
+                    effectiveDate: JWSDate(extended.expiresAt).millisecondsSince1970))
+        }
+
+        /// Extend Subscription Renewal Dates for All Active Subscribers: done at once; its status is complete.
+        func massExtend(body: [UInt8]) throws(APIError) -> HTTPResponse {
+            let request = try APIRequest.decode(MassExtendRenewalDateRequest.self, from: body)
+            guard let days = request.extendByDays, (1...90).contains(days) else { throw .invalidExtendByDays }
+            guard let reason = request.extendReasonCode, (0...3).contains(reason) else {
+                throw .invalidExtendReasonCode
+            }
+            guard let identifier = request.requestIdentifier, !identifier.isEmpty, identifier.count <= 128 else {
+                throw .invalidRequestIdentifier
+            }
+            guard let productID = request.productId, store.catalog.product(productID)?.subscription != nil else {
+                throw .invalidProductId
+            }
+            if let countries = request.storefrontCountryCodes {
+                guard !countries.isEmpty else { throw .invalidEmptyStorefrontCountryCodeList }
+                guard countries.allSatisfy(Storefront.isKnown) else { throw .invalidStorefrontCountryCode }
+            }
+            try driver.massExtend(
+                productID: productID, days: days, requestIdentifier: identifier,
+                storefronts: request.storefrontCountryCodes)
+            struct Response: Encodable { let requestIdentifier: String }
+            return APIRequest.json(Response(requestIdentifier: identifier))
+        }
+
+        /// Get Status of Subscription Renewal Date Extensions.
+        func massExtensionStatus(productID: String, requestIdentifier: String) throws(APIError) -> HTTPResponse {
+            guard !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else { throw .invalidRequestIdentifier }
+            guard !productID.isEmpty else { throw .invalidProductId }
+            guard let status = driver.massExtension(productID: productID, requestIdentifier: requestIdentifier) else {
+                throw .statusRequestNotFound
+            }
+            return APIRequest.json(status)
+        }
+    }
+#endif

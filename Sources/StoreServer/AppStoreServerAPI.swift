@@ -1,0 +1,135 @@
+#if Server
+    import Foundation
+    import ReceiptKit
+    import StoreModels
+    import StoreSimulator
+
+    /// The App Store Server API over a simulated store: Apple's paths under `/inApps`, Apple's JSON, Apple's errors.
+    ///
+    /// Every request passes the ``BearerTokenVerifier`` first. Transactions are the store's purchased records; a
+    /// customer is the store account of the transaction named in the path.
+    struct AppStoreServerAPI: Sendable {
+        let store: SimulatedStore
+        let signed: SignedStoreData
+        let verifier: BearerTokenVerifier
+        let notifications: NotificationSender
+        let driver: StoreDriver
+        let environment: JWSEnvironment
+        let bundleID: String
+
+        /// How many items a page holds.
+        static let pageSize = 20
+
+        /// Answers a request under `/inApps/`.
+        func handle(_ request: HTTPRequest) -> HTTPResponse {
+            switch verifier.check(authorization: request.header("Authorization")) {
+            case .authorized:
+                break
+            case .unauthorized(let reason):
+                var response = HTTPResponse.text(401, "Unauthenticated\n")
+                response.headers.append(HTTPHeader(name: "X-OpenStoreKit-Auth-Failure", value: reason))
+                return response
+            case .refused(let error):
+                return error.response
+            }
+            do {
+                return try route(request)
+            } catch {
+                return error.response
+            }
+        }
+
+        private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(
+                String.init)
+            // parts[0] == "inApps"
+            let route = Array(parts.dropFirst())
+            switch (request.method, route.count) {
+            case ("GET", 3) where route[0] == "v1" && route[1] == "transactions":
+                return try transactionInfo(route[2])
+            case ("GET", 4) where route[0] == "v1" && route[1] == "transactions" && route[2] == "appTransactions":
+                return try appTransactionInfo(route[3])
+            case ("GET", 3) where route[1] == "history" && (route[0] == "v1" || route[0] == "v2"):
+                return try history(route[2], query: request.query, version: route[0])
+            case ("GET", 3) where route[0] == "v1" && route[1] == "subscriptions":
+                return try allSubscriptionStatuses(route[2], query: request.query)
+            case ("GET", 4) where route[0] == "v2" && route[1] == "refund" && route[2] == "lookup":
+                return try refundHistory(route[3], query: request.query)
+            case ("GET", 3) where route[0] == "v1" && route[1] == "lookup":
+                return try lookUpOrder(route[2])
+            case ("PUT", 4) where route[0] == "v2" && route[1] == "transactions" && route[2] == "consumption":
+                return try consumption(route[3], body: request.body)
+            case ("PUT", 4) where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend":
+                return try extendRenewalDate(route[3], body: request.body)
+            case ("POST", 4)
+            where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend" && route[3] == "mass":
+                return try massExtend(body: request.body)
+            case ("GET", 6)
+            where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend" && route[3] == "mass":
+                return try massExtensionStatus(productID: route[4], requestIdentifier: route[5])
+            case ("POST", 3) where route[0] == "v1" && route[1] == "notifications" && route[2] == "test":
+                return try requestTestNotification()
+            case ("GET", 4) where route[0] == "v1" && route[1] == "notifications" && route[2] == "test":
+                return try testNotificationStatus(route[3])
+            case ("POST", 3) where route[0] == "v1" && route[1] == "notifications" && route[2] == "history":
+                return try notificationHistory(body: request.body, token: request.query["paginationToken"]?.first)
+            default:
+                return .text(404, "Not Found\n")
+            }
+        }
+
+        // MARK: Customers
+
+        /// The purchased record named by a path's transaction id.
+        func record(of text: String) throws(APIError) -> TransactionRecord {
+            guard let id = APIRequest.transactionID(text) else { throw .invalidTransactionId }
+            guard let record = store.transaction(id), record.state == .purchased else { throw .transactionIdNotFound }
+            return record
+        }
+
+        /// The purchased record named by a path's transaction id, and every purchased record of its account.
+        func customer(of text: String) throws(APIError) -> (record: TransactionRecord, records: [TransactionRecord]) {
+            let record = try record(of: text)
+            return (record, store.transactions(of: record.account).filter { $0.state == .purchased })
+        }
+
+        /// The subscription group of a record's product, if it is an auto-renewable subscription.
+        func groupID(of record: TransactionRecord) -> String? {
+            store.catalog.product(record.productID)?.subscription?.groupID
+        }
+
+        // MARK: Get Transaction Info
+
+        private func transactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
+            let record = try record(of: text)
+            var body = JSONObjectWriter()
+            body.add("signedTransactionInfo", .string(try signed.transaction(record.id)))
+            return .json(200, Array(body.jsonString.utf8))
+        }
+
+        // MARK: Get App Transaction Info
+
+        private func appTransactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
+            let record = try record(of: text)
+            struct Response: Encodable { let signedAppTransactionInfo: String }
+            return APIRequest.json(
+                Response(signedAppTransactionInfo: try signed.appTransaction(account: record.account)))
+        }
+
+        // MARK: Look Up Order ID
+
+        /// A simulated order id is the transaction id of the order's purchase.
+        private func lookUpOrder(_ orderID: String) throws(APIError) -> HTTPResponse {
+            struct Response: Encodable {
+                let status: Int
+                let signedTransactions: [String]?
+            }
+            guard let id = APIRequest.transactionID(orderID), let record = store.transaction(id),
+                record.state == .purchased
+            else {
+                return APIRequest.json(Response(status: 1, signedTransactions: nil))
+            }
+            return APIRequest.json(Response(status: 0, signedTransactions: [try signed.transaction(record.id)]))
+        }
+    }
+#endif

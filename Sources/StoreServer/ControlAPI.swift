@@ -1,0 +1,189 @@
+#if Server
+    import Dispatch
+    import Foundation
+    import ReceiptKit
+    import StoreModels
+    import StoreSimulator
+
+    /// The control API: drives the served store as the app side would (purchases, refunds, renewal settings, billing,
+    /// time), under `/openstorekit/v1/`, for loopback clients holding the control token only. JSON in and out; errors are
+    /// `{"error": {"code": …, "message": …}}` with the store's error codes.
+    struct ControlAPI: Sendable {
+        /// The path prefix.
+        static let prefix = "/openstorekit/v1/"
+
+        let store: SimulatedStore
+        let driver: StoreDriver
+        let notifications: NotificationSender
+        let token: String
+
+        func handle(_ request: HTTPRequest) -> HTTPResponse {
+            guard request.isFromLoopback else {
+                return Self.error(403, 0, "the control API answers loopback clients only")
+            }
+            guard request.header("Authorization") == "Bearer " + token else {
+                return Self.error(401, 0, "the control API needs Authorization: Bearer <control token>")
+            }
+            let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
+            do {
+                let body = try Self.object(request.body)
+                return try route(request.method, parts, body)
+            } catch let error as StoreSimulatorError {
+                let status =
+                    [StoreSimulatorError.Code.unknownTransaction, .unknownProduct].contains(error.code) ? 404 : 400
+                return Self.error(status, error.code.rawValue, error.detail)
+            } catch let error as ControlError {
+                return Self.error(error.status, 0, error.message)
+            } catch {
+                return Self.error(500, 0, "\(error)")
+            }
+        }
+
+        private func route(_ method: String, _ route: [String], _ body: [String: Any]) throws -> HTTPResponse {
+            switch (method, route.count) {
+            case ("GET", 1) where route[0] == "store":
+                return Self.ok([
+                    "now": JWSDate(store.now).millisecondsSince1970, "bundleId": store.app.bundleIdentifier,
+                    "transactions": store.allTransactions().count,
+                ])
+            case ("POST", 1) where route[0] == "purchases":
+                guard let product = body["productId"] as? String else { throw ControlError("productId is required") }
+                let account = body["account"] as? String ?? SimulatedStore.defaultAccount
+                let quantity = body["quantity"] as? Int ?? 1
+                let record = try driver.perform { store throws(StoreSimulatorError) in
+                    try store.buyProduct(product, quantity: quantity, account: account)
+                }
+                return Self.ok(["transactionId": String(record.id), "originalTransactionId": String(record.originalID)])
+            case ("POST", 1) where route[0] == "advance":
+                let target: Date
+                if let seconds = body["seconds"] as? Double {
+                    target = store.now.addingTimeInterval(seconds)
+                } else if let to = body["to"] as? Double {
+                    target = Date(timeIntervalSince1970: to / 1000)
+                } else {
+                    throw ControlError("give seconds (to move forward by) or to (milliseconds since 1970)")
+                }
+                let events = try driver.perform { store throws(StoreSimulatorError) in try store.advance(to: target) }
+                return Self.ok(["now": JWSDate(store.now).millisecondsSince1970, "subscriptionEvents": events.count])
+            case ("POST", 1) where route[0] == "settings":
+                try driver.perform { store in
+                    store.updateSettings { settings in
+                        if let value = body["billingRetryOnRenewal"] as? Bool { settings.billingRetryOnRenewal = value }
+                        if let value = body["billingGracePeriodEnabled"] as? Bool {
+                            settings.billingGracePeriodEnabled = value
+                        }
+                    }
+                }
+                return Self.ok([:])
+            case ("GET", 1) where route[0] == "notifications":
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return .json(200, [UInt8]((try? encoder.encode(notifications.records)) ?? Data("[]".utf8)))
+            case ("POST", 2) where route == ["notifications", "wait"]:
+                let done = DispatchSemaphore(value: 0)
+                let sender = notifications
+                Task {
+                    await sender.idle()
+                    done.signal()
+                }
+                guard done.wait(timeout: .now() + 30) == .success else {
+                    throw ControlError("deliveries are still going on after 30 s", status: 504)
+                }
+                return Self.ok(["notifications": notifications.records.count])
+            case (_, 3) where route[0] == "transactions":
+                guard let id = APIRequest.transactionID(route[1]) else { throw ControlError("not a transaction id") }
+                return try transaction(id, action: route[2], method: method, body: body)
+            default:
+                throw ControlError(
+                    "no control endpoint \(method) \(Self.prefix)\(route.joined(separator: "/"))", status: 404)
+            }
+        }
+
+        private func transaction(_ id: UInt64, action: String, method: String, body: [String: Any]) throws
+            -> HTTPResponse
+        {
+            switch (method, action) {
+            case ("POST", "refund"):
+                let reason = TransactionRecord.RevocationReason(rawValue: body["reason"] as? Int ?? 0) ?? .other
+                _ = try driver.perform { store throws(StoreSimulatorError) in try store.refund(id, reason: reason) }
+            case ("POST", "refund-request"):
+                guard let record = store.transaction(id), record.state == .purchased else {
+                    throw StoreSimulatorError(.unknownTransaction, "no purchased transaction has identifier \(id)")
+                }
+                driver.announce(
+                    PendingNotification(
+                        type: "CONSUMPTION_REQUEST", transactionID: id, originalID: record.originalID,
+                        consumptionRequestReason: body["reason"] as? String ?? "UNSATISFIED_WITH_PURCHASE"))
+            case ("POST", "refund-decline"):
+                guard let record = store.transaction(id), record.state == .purchased else {
+                    throw StoreSimulatorError(.unknownTransaction, "no purchased transaction has identifier \(id)")
+                }
+                driver.announce(
+                    PendingNotification(type: "REFUND_DECLINED", transactionID: id, originalID: record.originalID))
+            case ("POST", "auto-renew"):
+                guard let enabled = body["enabled"] as? Bool else {
+                    throw ControlError("enabled (true or false) is required")
+                }
+                try driver.perform { store throws(StoreSimulatorError) in
+                    try store.setAutoRenew(enabled, transactionID: id)
+                }
+            case ("POST", "resolve-billing"):
+                _ = try driver.perform { store throws(StoreSimulatorError) in try store.resolveIssue(id) }
+            case ("POST", "price-increase"):
+                switch body["action"] as? String {
+                case "request":
+                    try driver.perform { store throws(StoreSimulatorError) in try store.requestPriceIncreaseConsent(id)
+                    }
+                case "consent":
+                    try driver.perform { store throws(StoreSimulatorError) in try store.consentToPriceIncrease(id) }
+                case "decline":
+                    try driver.perform { store throws(StoreSimulatorError) in try store.declinePriceIncrease(id) }
+                default:
+                    throw ControlError("action is request, consent or decline")
+                }
+            case ("GET", "consumption"):
+                guard let info = driver.consumption(forTransaction: id) else {
+                    throw ControlError("no consumption information was sent for \(id)", status: 404)
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return .json(200, [UInt8]((try? encoder.encode(info)) ?? Data("{}".utf8)))
+            default:
+                throw ControlError("no control endpoint \(method) transactions/\(id)/\(action)", status: 404)
+            }
+            return Self.ok([:])
+        }
+
+        private static func object(_ body: [UInt8]) throws -> [String: Any] {
+            guard !body.isEmpty else { return [:] }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+                throw ControlError("the body is not a JSON object")
+            }
+            return object
+        }
+
+        private static func ok(_ object: [String: Any]) -> HTTPResponse {
+            .json(200, [UInt8]((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()))
+        }
+
+        private static func error(_ status: Int, _ code: Int, _ message: String) -> HTTPResponse {
+            var inner = JSONObjectWriter()
+            inner.add("code", code)
+            inner.add("message", .string(message))
+            var outer = JSONObjectWriter()
+            outer.add("error", object: inner)
+            return .json(status, Array(outer.jsonString.utf8))
+        }
+    }
+
+    /// A control request the server cannot act on.
+    private struct ControlError: Error {
+        let message: String
+        let status: Int
+
+        init(_ message: String, status: Int = 400) {
+            self.message = message
+            self.status = status
+        }
+    }
+#endif

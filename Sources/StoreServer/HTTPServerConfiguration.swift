@@ -1,0 +1,47 @@
+#if Server
+    /// Where and how an ``HTTPServer`` listens, and the limits it puts on clients.
+    public struct HTTPServerConfiguration: Sendable, Hashable {
+        /// The numeric IPv4 or IPv6 address to listen on (`localhost` means `127.0.0.1`); loopback by default.
+        public var host: String
+        /// The port; 0 lets the system pick one (read it from ``HTTPServer/port``).
+        public var port: UInt16
+        /// Whether an address other than loopback is allowed. Off by default: a server that other machines can reach
+        /// must be asked for.
+        public var allowsNonLoopback: Bool
+        /// The largest request body accepted; a larger one is answered 413 without being kept.
+        public var maximumBodySize: Int
+        /// Seconds a connection may stay idle (a slow or silent client) before it is closed.
+        public var connectionTimeout: Int
+        /// How many connections may be open at once; more are refused until one closes.
+        public var connectionLimit: Int
+        /// How many threads serve requests.
+        public var threads: Int
+
+        /// Creates a configuration.
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 0, allowsNonLoopback: Bool = false,
+            maximumBodySize: Int = 1 << 20, connectionTimeout: Int = 15, connectionLimit: Int = 256, threads: Int = 4
+        ) {
+            self.host = host
+            self.port = port
+            self.allowsNonLoopback = allowsNonLoopback
+            self.maximumBodySize = maximumBodySize
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.threads = threads
+        }
+
+        /// The address actually bound: ``host``, with `localhost` as `127.0.0.1`.
+        public var numericHost: String {
+            host.lowercased() == "localhost" ? "127.0.0.1" : host
+        }
+
+        /// Whether ``host`` is a loopback address (127.0.0.0/8, `::1`, `localhost`).
+        public var isLoopback: Bool {
+            let host = numericHost
+            if host == "::1" { return true }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        }
+    }
+#endif

@@ -1,0 +1,238 @@
+#if Server
+    public import Foundation
+    import ReceiptKit
+    import Synchronization
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// Signs Server Notifications V2 and POSTs them, one at a time in the order they were made, as
+    /// `{"signedPayload": JWS}` with Foundation's URLSession; keeps every notification with its attempts.
+    ///
+    /// An attempt succeeds when the receiver answers 200 to 206. After a failure the notification is tried again at 1,
+    /// 12, 24, 48 and 72 hours after the previous attempt, on the store's clock (Apple's production schedule, six
+    /// attempts in all): a retry happens when the store's clock reaches it, and is recorded at the time it was due. With
+    /// a history file, nothing is lost across a restart: notifications never attempted are sent when the server starts
+    /// again, and retries stay scheduled.
+    public final class NotificationSender: Sendable {
+        /// The hours between attempts.
+        public static let retryHours: [Int64] = [1, 12, 24, 48, 72]
+
+        /// Where notifications go; nil sends nothing.
+        public let url: URL?
+        private let signer: JWSSigner
+        private let session: URLSession
+        private let state: Mutex<State>
+        private let work: AsyncStream<String>.Continuation
+        private let now: @Sendable () -> Date
+
+        private struct State {
+            var records: [NotificationRecord] = []
+            var index: [String: Int] = [:]
+            var file: NotificationHistoryFile?
+            var pending = 0
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            var failure: StoreServerError?
+        }
+
+        /// Creates a sender; with `historyPath`, the history is read from and kept in that file.
+        init(
+            url: URL?, timeout: TimeInterval, signer: JWSSigner, historyPath: String?,
+            now: @escaping @Sendable () -> Date
+        ) throws(StoreServerError) {
+            self.url = url
+            self.signer = signer
+            self.now = now
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = timeout
+            configuration.httpMaximumConnectionsPerHost = 1
+            session = URLSession(configuration: configuration)
+            var initial = State()
+            if let historyPath {
+                let (file, records) = try NotificationHistoryFile.open(path: historyPath)
+                initial.file = file
+                initial.records = records
+                for (position, record) in records.enumerated() { initial.index[record.notificationUUID] = position }
+            }
+            let unsent = url == nil ? [] : initial.records.filter(\.attempts.isEmpty).map(\.notificationUUID)
+            initial.pending = unsent.count
+            state = Mutex(initial)
+            let (stream, continuation) = AsyncStream<String>.makeStream()
+            work = continuation
+            for uuid in unsent { continuation.yield(uuid) }
+            Task { [self] in
+                for await uuid in stream { await deliver(uuid) }
+            }
+        }
+
+        /// Stops sending; what was not attempted yet is attempted when a server opens the same history again.
+        func stop() {
+            work.finish()
+            session.invalidateAndCancel()
+        }
+
+        /// Every notification made, oldest first.
+        public var records: [NotificationRecord] {
+            state.withLock { $0.records }
+        }
+
+        /// The first error writing the history file met, if any.
+        public var historyError: StoreServerError? {
+            state.withLock { $0.failure }
+        }
+
+        /// Returns once every notification made so far, and every retry due on the store's clock, has been attempted.
+        public func idle() async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending == 0 { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+
+        /// Signs a notification, keeps it and queues its first attempt. Returns its record.
+        @discardableResult
+        func post(_ payload: NotificationPayload, originalTransactionID: UInt64?, testNotificationToken: String? = nil)
+            throws(APIError) -> NotificationRecord
+        {
+            let jws: String
+            do {
+                jws = try signer.sign(payload)
+            } catch {
+                throw APIError.generalInternal
+            }
+            let record = NotificationRecord(
+                notificationUUID: payload.notificationUUID, notificationType: payload.notificationType,
+                subtype: payload.subtype, signedDate: payload.signedDate, signedPayload: jws,
+                originalTransactionID: originalTransactionID, testNotificationToken: testNotificationToken,
+                attempts: [],
+                nextAttemptDate: nil)
+            let queued = state.withLock { state -> Bool in
+                state.index[record.notificationUUID] = state.records.count
+                state.records.append(record)
+                Self.persist(record, in: &state)
+                guard url != nil else { return false }
+                state.pending += 1
+                return true
+            }
+            if queued { work.yield(record.notificationUUID) }
+            return record
+        }
+
+        /// Queues the retries the store's clock has reached.
+        func queueDueRetries() {
+            let nowMilliseconds = JWSDate(now()).millisecondsSince1970
+            let due = state.withLock { state -> [String] in
+                var due: [String] = []
+                for position in state.records.indices {
+                    guard let next = state.records[position].nextAttemptDate, next <= nowMilliseconds else { continue }
+                    state.records[position].nextAttemptDate = nil  // in flight; set again if it fails
+                    due.append(state.records[position].notificationUUID)
+                }
+                state.pending += due.count
+                return due
+            }
+            for uuid in due { work.yield(uuid) }
+        }
+
+        /// The record of a notification.
+        func record(_ uuid: String) -> NotificationRecord? {
+            state.withLock { state in state.index[uuid].map { state.records[$0] } }
+        }
+
+        /// The record of a test notification.
+        func record(testNotificationToken token: String) -> NotificationRecord? {
+            state.withLock { state in state.records.last { $0.testNotificationToken == token } }
+        }
+
+        private func deliver(_ uuid: String) async {
+            defer { finishOne() }
+            guard let url, let record = record(uuid) else { return }
+            var attemptDate =
+                record.attempts.last.map { last in
+                    last.attemptDate + Self.retryHours[min(record.attempts.count, Self.retryHours.count) - 1]
+                        * 3_600_000
+                } ?? record.signedDate
+            var attempts = record.attempts
+            let nowMilliseconds = JWSDate(now()).millisecondsSince1970
+            while true {
+                // Cancelled by stop(): not an attempt; it is made when a server opens the history again.
+                guard let result = await send(record.signedPayload, to: url) else { break }
+                attempts.append(NotificationRecord.Attempt(attemptDate: attemptDate, sendAttemptResult: result))
+                guard result != "SUCCESS", attempts.count <= Self.retryHours.count else { break }
+                let next = attemptDate + Self.retryHours[attempts.count - 1] * 3_600_000
+                guard next <= nowMilliseconds else { break }
+                attemptDate = next  // the store's clock already passed this retry: make it now, dated when it was due
+            }
+            let final = attempts
+            let due = attemptDate
+            state.withLock { state in
+                guard let position = state.index[uuid] else { return }
+                guard final.count > record.attempts.count else {
+                    // Nothing was attempted: a retry stays due when it was.
+                    if !record.attempts.isEmpty { state.records[position].nextAttemptDate = due }
+                    return
+                }
+                state.records[position].attempts = final
+                let last = final[final.count - 1]
+                state.records[position].nextAttemptDate =
+                    last.sendAttemptResult == "SUCCESS" || final.count > Self.retryHours.count
+                    ? nil : last.attemptDate + Self.retryHours[final.count - 1] * 3_600_000
+                Self.persist(state.records[position], in: &state)
+            }
+        }
+
+        private func finishOne() {
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.pending -= 1
+                guard state.pending == 0 else { return [] }
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        private static func persist(_ record: NotificationRecord, in state: inout State) {
+            guard let file = state.file else { return }
+            do throws(StoreServerError) {
+                try file.write(record)
+            } catch {
+                if state.failure == nil { state.failure = error }
+            }
+        }
+
+        /// One POST; Apple's `sendAttemptResult` for how it went, or nil when the sender was stopped meanwhile.
+        private func send(_ signedPayload: String, to url: URL) async -> String? {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            var body = #"{"signedPayload":""#
+            body += signedPayload
+            body += "\"}"
+            request.httpBody = Data(body.utf8)
+            do {
+                let (_, response) = try await session.data(for: request)
+                guard let http = response as? HTTPURLResponse else { return "INVALID_RESPONSE" }
+                return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+            } catch let error as URLError {
+                switch error.code {
+                case .cancelled: return nil
+                case .timedOut: return "TIMED_OUT"
+                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+                    return "NO_RESPONSE"
+                case .networkConnectionLost: return "PREMATURE_CLOSE"
+                case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
+                case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
+                case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
+                default: return "OTHER"
+                }
+            } catch {
+                return "OTHER"
+            }
+        }
+    }
+#endif

@@ -1,0 +1,107 @@
+#if Server
+    public import Foundation
+    import ReceiptKit
+    public import StoreSimulator
+
+    /// The App Store's server side over HTTP, for a simulated store: the App Store Server API under Apple's paths, Server
+    /// Notifications V2 sent to a backend, and a control API that drives the store.
+    ///
+    /// ```swift
+    /// let store = SimulatedStore(lane: .manual)
+    /// let server = try StoreServer(store: store, configuration: StoreServerConfiguration(
+    ///     apiKeys: [APIKey(keyID: "KEY123", key: key)], issuerID: "issuer",
+    ///     notificationsURL: URL(string: "http://127.0.0.1:8080/notifications")))
+    /// print(server.baseURL)            // http://127.0.0.1:PORT; Apple's paths are directly under it
+    /// ...
+    /// server.stop()
+    /// ```
+    ///
+    /// The server changes its store only through its control API (or ``perform(_:)``), one change at a time, and runs
+    /// the store's lane after each, so the store should run on a `.manual` lane. Every date it reads or writes is on the
+    /// store's clock.
+    public final class StoreServer: Sendable {
+        /// The store served.
+        public let store: SimulatedStore
+        /// The notifications made, with their attempts.
+        public let notifications: NotificationSender
+        /// The bearer token of the control API.
+        public let controlToken: String
+        /// The configuration.
+        public let configuration: StoreServerConfiguration
+        private let driver: StoreDriver
+        private let http: HTTPServer
+
+        /// Starts serving.
+        ///
+        /// - Throws: ``StoreServerError`` when the address may not or cannot be listened on, or the notification
+        ///   history cannot be opened.
+        public init(store: SimulatedStore, configuration: StoreServerConfiguration) throws(StoreServerError) {
+            self.store = store
+            self.configuration = configuration
+            let token = configuration.controlToken ?? UUID().uuidString.lowercased()
+            controlToken = token
+            let signed = SignedStoreData(store: store)
+            let historyPath = configuration.notificationHistoryPath ?? store.statePath.map { $0 + ".notifications" }
+            let notifications = try NotificationSender(
+                url: configuration.notificationsURL, timeout: configuration.notificationTimeout,
+                signer: store.jwsSigner,
+                historyPath: historyPath, now: { store.now })
+            self.notifications = notifications
+            let driver = StoreDriver(
+                store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
+            self.driver = driver
+            let bundleID = configuration.bundleID ?? store.app.bundleIdentifier
+            let api = AppStoreServerAPI(
+                store: store, signed: signed,
+                verifier: BearerTokenVerifier(
+                    keys: configuration.apiKeys, issuerID: configuration.issuerID, bundleID: bundleID,
+                    now: { store.now }),
+                notifications: notifications, driver: driver, environment: store.jwsEnvironment, bundleID: bundleID
+            )
+            let control = ControlAPI(store: store, driver: driver, notifications: notifications, token: token)
+            do {
+                http = try HTTPServer(configuration: configuration.http) { request in
+                    if request.path.hasPrefix("/inApps/") { return api.handle(request) }
+                    if request.path.hasPrefix(ControlAPI.prefix) { return control.handle(request) }
+                    return .text(404, "Not Found\n")
+                }
+            } catch {
+                notifications.stop()
+                driver.stop()
+                throw error
+            }
+            notifications.queueDueRetries()
+        }
+
+        deinit {
+            stop()
+        }
+
+        /// The port listened on.
+        public var port: UInt16 { http.port }
+
+        /// `http://HOST:PORT`: the App Store Server API's base URL (`/inApps/...` under it) and the control API's
+        /// (`/openstorekit/v1/...`).
+        public var baseURL: URL {
+            let host = configuration.http.numericHost
+            let shown = host.contains(":") ? "[\(host)]" : host
+            // swift-format-ignore: NeverForceUnwrap
+            return URL(string: "http://\(shown):\(http.port)")!
+        }
+
+        /// Changes the store as the control API does (one change at a time, the lane run after it) and sends the
+        /// notifications the change calls for.
+        public func perform<T>(_ change: (SimulatedStore) throws(StoreSimulatorError) -> T) throws(StoreSimulatorError)
+            -> T
+        {
+            try driver.perform(change)
+        }
+
+        /// Stops listening and sending (waiting for the requests being answered); the store stays open. Idempotent.
+        public func stop() {
+            http.stop()
+            notifications.stop()
+            driver.stop()
+        }
+    }
+#endif

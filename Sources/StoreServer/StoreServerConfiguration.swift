@@ -1,0 +1,40 @@
+#if Server
+    public import Foundation
+
+    /// How a ``StoreServer`` listens, whom it lets in and where it sends notifications.
+    public struct StoreServerConfiguration: Sendable {
+        /// Where to listen (loopback by default) and the limits on clients.
+        public var http: HTTPServerConfiguration
+        /// The keys that may sign App Store Server API tokens (`--api-key KEYID=FILE.p8`).
+        public var apiKeys: [APIKey]
+        /// The issuer id tokens must name (`--issuer-id`).
+        public var issuerID: String
+        /// The bundle id tokens must name (`--bundle-id`); the store's app when nil.
+        public var bundleID: String?
+        /// Where Server Notifications V2 are POSTed (`--notifications-url`); none are sent when nil.
+        public var notificationsURL: URL?
+        /// How long a receiver may take to answer one notification before the attempt counts as `TIMED_OUT`.
+        public var notificationTimeout: TimeInterval
+        /// The bearer token of the control API; a random one when nil (read it from ``StoreServer/controlToken``).
+        public var controlToken: String?
+        /// Where the notification history is kept across restarts; beside the store's state file
+        /// (`STATE.notifications`) when nil and the store is durable, in memory only otherwise.
+        public var notificationHistoryPath: String?
+
+        /// Creates a configuration.
+        public init(
+            http: HTTPServerConfiguration = HTTPServerConfiguration(), apiKeys: [APIKey] = [], issuerID: String = "",
+            bundleID: String? = nil, notificationsURL: URL? = nil, notificationTimeout: TimeInterval = 10,
+            controlToken: String? = nil, notificationHistoryPath: String? = nil
+        ) {
+            self.http = http
+            self.apiKeys = apiKeys
+            self.issuerID = issuerID
+            self.bundleID = bundleID
+            self.notificationsURL = notificationsURL
+            self.notificationTimeout = notificationTimeout
+            self.controlToken = controlToken
+            self.notificationHistoryPath = notificationHistoryPath
+        }
+    }
+#endif

@@ -1,0 +1,52 @@
+public import Foundation
+import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// Moves the renewal date of an active subscription later, as the App Store Server API's Extend a Subscription
+    /// Renewal Date does: the current period (its latest transaction's expiration date) ends `interval` later, at no
+    /// charge, and renewals go on from the new date.
+    ///
+    /// Only in-memory stores: a durable store's journal has no entry for it yet, and refuses with `invalidAction`
+    /// rather than apply a change it could not replay.
+    ///
+    /// - Parameters:
+    ///   - originalID: The subscription's original transaction.
+    ///   - interval: How much later, positive.
+    /// - Returns: The subscription as it stands after the extension.
+    /// - Throws: `unknownTransaction`, `noSubscription` when no running subscription has that original transaction,
+    ///   `invalidAction` when it is not active (grace period, billing retry) or the store is durable.
+    @discardableResult
+    public func extendRenewalDate(originalID: UInt64, by interval: TimeInterval) throws(StoreSimulatorError)
+        -> SubscriptionState
+    {
+        guard journal == nil else {
+            throw StoreSimulatorError(
+                .invalidAction, "renewal-date extensions are not recorded in state files; use an in-memory store")
+        }
+        guard interval > 0, interval.isFinite else {
+            throw StoreSimulatorError(.invalidAction, "an extension must move the renewal date later")
+        }
+        return try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
+            guard state.records[originalID] != nil else { throw Self.unknownTransaction(originalID) }
+            guard let found = state.subscriptions.values.first(where: { $0.originalID == originalID }) else {
+                throw StoreSimulatorError(.noSubscription, "transaction \(originalID) begins no subscription")
+            }
+            let key = StoreState.subscriptionKey(account: found.account, groupID: found.groupID)
+            var subscription = found
+            guard subscription.phase == .active else {
+                throw StoreSimulatorError(
+                    .invalidAction, "the subscription of \(originalID) is \(subscription.phase.rawValue), not active")
+            }
+            subscription.expiresAt += interval
+            subscription.periodAnchor = nil
+            subscription.periodsSinceAnchor = 0
+            if var latest = state.records[subscription.latestRecordID] {
+                latest.expirationDate = subscription.expiresAt
+                state.records[latest.id] = latest
+            }
+            state.subscriptions[key] = subscription
+            return subscription
+        }
+    }
+}

@@ -1,0 +1,232 @@
+"""Cross-check of `openstorekit serve` with Apple's App Store Server Library for Python.
+
+Starts the server (the executable given as the first argument) with a fresh In-App Purchase key and a notification
+receiver of its own, drives the store through the control API (a subscription bought, renewed, failing billing,
+recovered, refunded, bought again, cancelled and expired; one-time purchases), calls every endpoint of the App Store
+Server API with Apple's `AppStoreServerAPIClient`, and verifies every JWS the server returned or sent with Apple's
+`SignedDataVerifier`, trusting only the project's test root (Receipts/jws/root.pem), environment Sandbox. Exits 0 when
+everything matched, 1 with the first mismatch otherwise.
+"""
+
+import datetime
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.request
+
+import jwt
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509 import load_pem_x509_certificate
+
+BUNDLE = "com.example.app"
+ISSUER = "57246542-96fe-1a63-e053-0824d011072a"
+KEY_ID = "CROSSCHECK"
+CONTROL_TOKEN = "cross-check-control"
+MONTHLY = "com.example.premium.monthly"
+CHECKS = []
+
+
+def check(condition, what):
+    CHECKS.append(what)
+    if not condition:
+        raise SystemExit("FAIL: " + what)
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    bodies = []
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        Receiver.bodies.append(json.loads(self.rfile.read(length)))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+class StoreClockClient(AppStoreServerAPIClient):
+    """Apple's client, minting its tokens on the store's clock (which the test moves) instead of the wall clock."""
+
+    def __init__(self, control, *args):
+        super().__init__(*args)
+        self._control = control
+
+    def _generate_token(self):
+        now = self._control("GET", "store")["now"] // 1000
+        return jwt.encode(
+            {"bid": self._bundle_id, "iss": self._issuer_id, "aud": "appstoreconnect-v1", "exp": now + 300},
+            self._signing_key, algorithm="ES256", headers={"kid": self._key_id})
+
+
+def main():
+    executable, root_pem = sys.argv[1], sys.argv[2]
+    work = tempfile.mkdtemp(prefix="openstorekit-crosscheck-")
+    key = ec.generate_private_key(ec.SECP256R1())
+    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+    key_file = os.path.join(work, "AuthKey_%s.p8" % KEY_ID)
+    with open(key_file, "wb") as f:
+        f.write(key_pem)
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    server = subprocess.Popen(
+        [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
+         "--notifications-url", "http://127.0.0.1:%d/notifications" % receiver.server_address[1],
+         "--control-token", CONTROL_TOKEN],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base = server.stdout.readline().strip()
+        check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)
+        run(base, key_pem)
+    finally:
+        server.terminate()
+        code = server.wait(timeout=30)
+    check(code == 0, "the server exits 0 on SIGTERM (got %s)" % code)
+    print("PASS: %d checks against app-store-server-library" % len(CHECKS))
+
+
+def run(base, key_pem):
+    def control(method, path, body=None):
+        request = urllib.request.Request(base + "/openstorekit/v1/" + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Authorization": "Bearer " + CONTROL_TOKEN})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+    with open(sys.argv[2], "rb") as f:
+        root = load_pem_x509_certificate(f.read()).public_bytes(serialization.Encoding.DER)
+    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE)
+    client = StoreClockClient(control, key_pem, KEY_ID, ISSUER, BUNDLE, Environment.SANDBOX)
+    client._base_url = base
+
+    # The app side: one-time purchases and a subscription's life.
+    coins = control("POST", "purchases", {"productId": "com.example.coins100"})["transactionId"]
+    pro = control("POST", "purchases", {"productId": "com.example.pro"})["transactionId"]
+    monthly = control("POST", "purchases", {"productId": MONTHLY})["transactionId"]
+    control("POST", "advance", {"seconds": 31 * 86400})                                   # DID_RENEW
+    control("POST", "settings", {"billingRetryOnRenewal": True})
+    control("POST", "advance", {"seconds": 31 * 86400})                                   # DID_FAIL_TO_RENEW
+    control("POST", "settings", {"billingRetryOnRenewal": False})
+    control("POST", "transactions/%s/resolve-billing" % monthly)                          # DID_RENEW BILLING_RECOVERY
+    statuses = client.get_all_subscription_statuses(monthly)
+    latest = statuses.data[0].lastTransactions[0]
+    current = verifier.verify_and_decode_signed_transaction(latest.signedTransactionInfo).transactionId
+    control("POST", "transactions/%s/refund-request" % current)                           # CONSUMPTION_REQUEST
+    client.send_consumption_information(current, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+    control("POST", "transactions/%s/refund" % current)                                   # REFUND
+    bought = control("POST", "purchases", {"productId": MONTHLY})                          # SUBSCRIBED RESUBSCRIBE
+    again, original = bought["transactionId"], bought["originalTransactionId"]
+    extended = client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
+        extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="one"))
+    check(extended.success is True and extended.originalTransactionId == original, "extend a subscription renewal date")
+    control("POST", "transactions/%s/auto-renew" % again, {"enabled": False})              # DID_CHANGE_RENEWAL_STATUS
+    control("POST", "advance", {"seconds": 40 * 86400})                                   # EXPIRED VOLUNTARY
+    control("POST", "notifications/wait")
+
+    signed = []
+
+    info = client.get_transaction_info(pro)
+    decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+    check(decoded.transactionId == pro and decoded.productId == "com.example.pro", "get transaction info")
+    signed.append(info.signedTransactionInfo)
+
+    history, revision, pages = [], None, 0
+    while True:
+        page = client.get_transaction_history(monthly, revision, TransactionHistoryRequest(sort=Order.ASCENDING),
+                                              GetTransactionHistoryVersion.V2)
+        history += page.signedTransactions
+        revision, pages = page.revision, pages + 1
+        if not page.hasMore:
+            break
+    decoded = [verifier.verify_and_decode_signed_transaction(s) for s in history]
+    check(len(decoded) >= 5, "transaction history lists every purchase and renewal (%d)" % len(decoded))
+    check({coins, pro, monthly, again} <= {d.transactionId for d in decoded}, "history holds the purchases")
+    filtered = client.get_transaction_history(monthly, None, TransactionHistoryRequest(
+        productTypes=[ProductType.AUTO_RENEWABLE], revoked=False), GetTransactionHistoryVersion.V2)
+    check(all(verifier.verify_and_decode_signed_transaction(s).productId == MONTHLY for s in filtered.signedTransactions)
+          and filtered.signedTransactions, "history filters by product type")
+    signed += history
+
+    for status in client.get_all_subscription_statuses(monthly, [Status.ACTIVE, Status.EXPIRED, Status.REVOKED]).data:
+        for item in status.lastTransactions:
+            verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+            renewal = verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+            check(renewal.originalTransactionId == item.originalTransactionId, "renewal info of a status item")
+
+    refunds = client.get_refund_history(monthly, None)
+    check([verifier.verify_and_decode_signed_transaction(s).transactionId for s in refunds.signedTransactions]
+          == [current], "refund history holds the refund")
+
+    order = client.look_up_order_id(pro)
+    check(order.status == 0 and len(order.signedTransactions) == 1, "look up order id")
+    verifier.verify_and_decode_signed_transaction(order.signedTransactions[0])
+    check(client.look_up_order_id("0").status == 1, "an unknown order id is invalid")
+
+    mass = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=1, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier="mass-1",
+        productId=MONTHLY))
+    status = client.get_status_of_subscription_renewal_date_extensions(mass.requestIdentifier, MONTHLY)
+    check(status.complete is True, "mass extension status")
+
+    token = client.request_test_notification().testNotificationToken
+    control("POST", "notifications/wait")
+    test = client.get_test_notification_status(token)
+    check(verifier.verify_and_decode_notification(test.signedPayload).notificationType.value == "TEST",
+          "test notification status")
+
+    try:
+        client.get_transaction_info("999999999")
+        check(False, "an unknown transaction id is refused")
+    except APIException as error:
+        check(error.http_status_code == 404 and error.raw_api_error == 4040010, "TransactionIdNotFound")
+
+    now = control("GET", "store")["now"]
+    notifications, token = [], None
+    while True:
+        page = client.get_notification_history(token, NotificationHistoryRequest(startDate=now - 150 * 86400000,
+                                                                                 endDate=now + 1))
+        notifications += page.notificationHistory
+        token = page.paginationToken
+        if not page.hasMore:
+            break
+    check(len(notifications) == len(Receiver.bodies), "notification history holds every notification sent")
+
+    received = []
+    for body in Receiver.bodies:
+        payload = verifier.verify_and_decode_notification(body["signedPayload"])
+        kind = payload.notificationType.value + ("/" + payload.subtype.value if payload.subtype else "")
+        received.append(kind)
+        if payload.data and payload.data.signedTransactionInfo:
+            verifier.verify_and_decode_signed_transaction(payload.data.signedTransactionInfo)
+        if payload.data and payload.data.signedRenewalInfo:
+            verifier.verify_and_decode_renewal_info(payload.data.signedRenewalInfo)
+    expected = ["ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_FAIL_TO_RENEW",
+                "DID_RENEW/BILLING_RECOVERY", "CONSUMPTION_REQUEST", "REFUND", "SUBSCRIBED/RESUBSCRIBE",
+                "RENEWAL_EXTENDED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+                "RENEWAL_EXTENSION/SUMMARY", "TEST"]
+    check(received == expected, "notifications in store order: %s" % received)
+    for jws in signed:
+        verifier.verify_and_decode_signed_transaction(jws)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+import Foundation
+import ReceiptKit
+import StoreModels
+import StoreSimulator
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct ServeCommandTests {
+    #if Server
+        @Test func servesPrintsItsURLFirstAndStopsCleanlyOnSIGTERM() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let keyFile = directory.file("AuthKey_TEST.p8")
+            try Data(try ES256Key.generate().pemEncoded.utf8).write(to: URL(fileURLWithPath: keyFile))
+            let state = directory.file("state.sqlite")
+            let child = try ChildProcess(
+                [
+                    "serve", "--port", "0", "--state", state, "--api-key", "TEST=\(keyFile)", "--issuer-id", "issuer",
+                    "--control-token", "secret",
+                ], errorLog: directory.file("stderr"))
+            let first = try #require(child.readLine(within: 60))
+            #expect(first.range(of: #"^http://127\.0\.0\.1:[0-9]+$"#, options: .regularExpression) != nil)
+            // swift-format-ignore: NeverForceUnwrap
+            var request = URLRequest(url: URL(string: first + "/openstorekit/v1/purchases")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+            request.httpBody = Data(#"{"productId":"com.example.pro"}"#.utf8)
+            request.timeoutInterval = 30
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let id = try #require(
+                (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["transactionId"] as? String)
+            kill(child.pid, SIGTERM)
+            #expect(child.waitForExit() == 0)
+            let reopened = try SimulatedStore(statePath: state, lane: .manual)
+            defer { try? reopened.close() }
+            #expect(reopened.transaction(try #require(UInt64(id)))?.productID == "com.example.pro")
+        }
+
+        @Test func refusesARemoteAddressWithoutTheFlag() {
+            let run = runInProcess(["serve", "--host", "0.0.0.0"])
+            #expect(run.code == 2)
+            #expect(run.err.contains("--allow-remote"))
+            #expect(run.out.isEmpty)
+        }
+
+        @Test func refusesAnUnreadableAPIKey() {
+            let run = runInProcess(["serve", "--api-key", "K=/nonexistent/key.p8"])
+            #expect(run.code == 2)
+            #expect(run.err.contains("/nonexistent/key.p8"))
+        }
+    #else
+        @Test func withoutTheTraitSaysWhatToInstallAndHowToRebuild() {
+            let run = runInProcess(["serve", "--port", "0"])
+            #expect(run.code == 2)
+            #expect(run.err.contains("apt-get install -y libmicrohttpd-dev"))
+            #expect(run.err.contains("swift build --traits Server"))
+            #expect(run.out.isEmpty)
+        }
+    #endif
+}

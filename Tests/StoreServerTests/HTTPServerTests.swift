@@ -1,0 +1,124 @@
+#if Server
+    import Foundation
+    import StoreServer
+    import Synchronization
+    import Testing
+
+    @Suite struct HTTPServerTests {
+        /// A server that echoes what it received as JSON.
+        private static func echoServer(maximumBodySize: Int = 1024) throws -> HTTPServer {
+            try HTTPServer(configuration: HTTPServerConfiguration(maximumBodySize: maximumBodySize)) { request in
+                let object: [String: Any] = [
+                    "method": request.method, "path": request.path, "query": request.query,
+                    "auth": request.header("Authorization") ?? "",
+                    "body": String(decoding: request.body, as: UTF8.self),
+                    "loopback": request.isFromLoopback,
+                ]
+                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+                return .json(200, [UInt8](data))
+            }
+        }
+
+        @Test func servesRequestsOnAPortItPicked() async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            #expect(server.port != 0)
+            let client = TestHTTPClient(port: server.port)
+            let response = try await client.send(
+                "POST", "/inApps/v1/notifications/history?paginationToken=a%20b&x=1&x=2",
+                headers: ["Authorization": "Bearer t"], body: Array(#"{"a":1}"#.utf8))
+            #expect(response.status == 200)
+            #expect(response.headers["content-type"] == "application/json")
+            let object = try TestHTTPClient.object(response.body)
+            #expect(object["method"] as? String == "POST")
+            #expect(object["path"] as? String == "/inApps/v1/notifications/history")
+            #expect((object["query"] as? [String: [String]])?["x"] == ["1", "2"])
+            #expect((object["query"] as? [String: [String]])?["paginationToken"] == ["a b"])
+            #expect(object["auth"] as? String == "Bearer t")
+            #expect(object["body"] as? String == #"{"a":1}"#)
+            #expect(object["loopback"] as? Bool == true)
+        }
+
+        @Test func refusesANonLoopbackAddressUnlessAllowed() throws {
+            #expect(throws: StoreServerError(.nonLoopbackAddress, "")) {
+                try HTTPServer(configuration: HTTPServerConfiguration(host: "0.0.0.0")) { _ in .text(200, "") }
+            }
+            #expect(throws: StoreServerError(.invalidAddress, "")) {
+                try HTTPServer(configuration: HTTPServerConfiguration(host: "not-an-address", allowsNonLoopback: true))
+                {
+                    _ in .text(200, "")
+                }
+            }
+            let server = try HTTPServer(
+                configuration: HTTPServerConfiguration(host: "0.0.0.0", allowsNonLoopback: true)
+            ) {
+                _ in .text(200, "")
+            }
+            server.stop()
+            #expect(!server.isRunning)
+        }
+
+        @Test func reportsAPortThatIsTaken() throws {
+            let first = try Self.echoServer()
+            defer { first.stop() }
+            #expect(throws: StoreServerError(.cannotListen, "")) {
+                try HTTPServer(configuration: HTTPServerConfiguration(port: first.port)) { _ in .text(200, "") }
+            }
+        }
+
+        @Test func answersAnOversizedBodyWith413AndKeepsServing() async throws {
+            let server = try Self.echoServer(maximumBodySize: 1024)
+            defer { server.stop() }
+            // Announced by Content-Length: refused before the body is read.
+            let announced = try RawSocket(port: server.port)
+            announced.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000000\r\n\r\n")
+            let first = String(decoding: announced.readAll(), as: UTF8.self)
+            #expect(first.hasPrefix("HTTP/1.1 413"))
+            #expect(first.contains(#""errorCode":4000000"#))
+            // Chunked, so the size shows only while reading: the excess is dropped, not kept.
+            let chunked = try RawSocket(port: server.port)
+            chunked.send("POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = String(repeating: "a", count: 4096)
+            for _ in 0..<8 { chunked.send(String(4096, radix: 16) + "\r\n" + chunk + "\r\n") }
+            chunked.send("0\r\n\r\n")
+            #expect(String(decoding: chunked.readAll(), as: UTF8.self).hasPrefix("HTTP/1.1 413"))
+            let client = TestHTTPClient(port: server.port)
+            #expect(try await client.send("POST", "/x", body: Array(repeating: 65, count: 1024)).status == 200)
+        }
+
+        @Test func aSlowClientDoesNotHoldUpOthers() async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            var silent: [RawSocket] = []
+            for _ in 0..<8 {
+                let socket = try RawSocket(port: server.port)
+                socket.send("GET /slow HTTP/1.1\r\nHost: a\r\n")  // headers never finished
+                silent.append(socket)
+            }
+            let client = TestHTTPClient(port: server.port)
+            for _ in 0..<20 {
+                #expect(try await client.send("GET", "/fast").status == 200)
+            }
+            withExtendedLifetime(silent) {}
+        }
+
+        @Test func garbageIsAnsweredAndTheServerGoesOn() async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            let socket = try RawSocket(port: server.port)
+            socket.send([0, 1, 2, 255, 13, 10, 13, 10] + Array(repeating: 0x41, count: 200) + [13, 10, 13, 10])
+            let answer = String(decoding: socket.readAll(), as: UTF8.self)
+            #expect(!answer.hasPrefix("HTTP/1.1 200"))
+            let client = TestHTTPClient(port: server.port)
+            #expect(try await client.send("GET", "/after").status == 200)
+        }
+
+        @Test func stopClosesTheListeningSocket() async throws {
+            let server = try Self.echoServer()
+            let port = server.port
+            server.stop()
+            server.stop()
+            #expect(throws: (any Error).self) { try RawSocket(port: port) }
+        }
+    }
+#endif
