@@ -116,7 +116,7 @@ struct StoreSnapshot: Codable, Sendable {
         state.accountSettings = accountSettings ?? [:]
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
-        state.records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        state.records = TransactionHistory(records)
         for device in devices {
             let restored = StoreState.Device(id: device.id, account: device.account)
             let startedIn = Dictionary(

@@ -56,14 +56,14 @@ struct StoreState: Sendable {
     var accountSettings: [String: AccountSettings] = [:]
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
-    var records: [UInt64: TransactionRecord] = [:]
+    var records = TransactionHistory()
     /// The consumable and failed records that unfinished transactions of several devices may report (a purchase made
     /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
     /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
     var sharedRecordIDs = Set<UInt64>()
     /// The devices by identifier. Entries are added, never replaced or removed: queues hold on to their device
     /// through a ``DeviceHandle``.
-    var devices: [String: Device] = [:]
+    var devices = DeviceDirectory()
     /// Counts connections, so that a move of the clock knows when the devices of an account may have changed.
     var deviceGeneration: UInt64 = 0
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
@@ -121,7 +121,7 @@ struct StoreState: Sendable {
 
     /// The records of an account, oldest first.
     func records(of account: String) -> [TransactionRecord] {
-        records.values.filter { $0.account == account }.sorted { $0.id < $1.id }
+        records.records(of: account)
     }
 
     /// Whether an account may make payments: its own setting, else the store-wide one.
@@ -136,7 +136,7 @@ struct StoreState: Sendable {
 
     /// The devices signed in to an account, in identifier order.
     func deviceIDs(of account: String) -> [String] {
-        devices.filter { $0.value.account == account }.map(\.key).sorted()
+        devices.ids(of: account)
     }
 }
 

@@ -1,0 +1,89 @@
+import Foundation
+import StoreModels
+import Testing
+
+@testable import StoreSimulator
+
+/// A device that keeps nothing: a store delivers renewals only to devices it knows.
+private final class QuietDevice: StoreDevice, Sendable {
+    let deviceID: String
+    init(_ id: String) { deviceID = id }
+    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
+    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
+        -> Bool
+    { true }
+}
+
+@Suite("The store's indexes of records and devices")
+struct RecordIndexTests {
+    private static func record(_ id: UInt64, account: String, product: String, type: ProductType = .consumable)
+        -> TransactionRecord
+    {
+        TransactionRecord(
+            id: id, account: account, productID: product, productType: type, quantity: 1, state: .purchased,
+            purchaseDate: Date(timeIntervalSince1970: 1_000_000 + Double(id)))
+    }
+
+    @Test("An account's records come oldest first, however they were stored, and move when replaced")
+    func historyIndexes() {
+        var history = TransactionHistory()
+        for id: UInt64 in [5, 2, 9, 7, 1] {
+            history[id] = Self.record(id, account: id % 2 == 0 ? "even" : "odd", product: "p\(id % 3)")
+        }
+        #expect(history.records(of: "odd").map(\.id) == [1, 5, 7, 9])
+        #expect(history.records(of: "even").map(\.id) == [2])
+        #expect(history.records(of: "odd", productID: "p1").map(\.id) == [1, 7])
+        #expect(history.records(of: "nobody").isEmpty)
+
+        // The same identifier stored for another account and product leaves its old place.
+        history[7] = Self.record(7, account: "even", product: "p0")
+        #expect(history.records(of: "odd").map(\.id) == [1, 5, 9])
+        #expect(history.records(of: "odd", productID: "p1").map(\.id) == [1])
+        #expect(history.records(of: "even").map(\.id) == [2, 7])
+        #expect(history.records(of: "even", productID: "p0").map(\.id) == [7])
+
+        // A change in place keeps it where it is; removal takes it out of every index.
+        history[5]?.cancellationDate = Date(timeIntervalSince1970: 2_000_000)
+        #expect(history.records(of: "odd").map(\.id) == [1, 5, 9])
+        #expect(history[5]?.cancellationDate != nil)
+        history[5] = nil
+        history[2] = nil
+        #expect(history.records(of: "odd").map(\.id) == [1, 9])
+        #expect(history.records(of: "even").map(\.id) == [7])
+        #expect(history.count == 3)
+
+        // A snapshot's records, with a duplicate whose last copy wins.
+        let restored = TransactionHistory([
+            Self.record(3, account: "a", product: "x"), Self.record(3, account: "b", product: "y"),
+        ])
+        #expect(restored.records(of: "a").isEmpty)
+        #expect(restored.records(of: "b", productID: "y").map(\.id) == [3])
+    }
+
+    @Test("Renewals reach the devices signed in to the account now, after a device moves to another account")
+    func renewalsFollowDeviceAccounts() throws {
+        let store = SimulatedStore(lane: .manual)
+        let moving = QuietDevice("device-moving")
+        let staying = QuietDevice("device-staying")
+        _ = store.connect(moving, account: "alice")
+        _ = store.connect(staying, account: "alice")
+        let alice = try store.buyProduct("com.example.premium.monthly", account: "alice")
+        let bob = try store.buyProduct("com.example.premium.monthly", account: "bob")
+        // The first period (a week's free trial) ends, and each subscription renews once.
+        try store.advance(by: 8 * 86_400)
+        store.runUntilIdle()
+        func renewals(_ device: QuietDevice) -> [UInt64] {
+            store.unfinishedTransactions(deviceID: device.deviceID).compactMap(\.originalID)
+        }
+        #expect(renewals(moving) == [alice.id])
+        #expect(renewals(staying) == [alice.id])
+
+        // The device signs in to bob's account: the next renewals of bob reach it, alice's no longer do.
+        _ = store.connect(moving, account: "bob")
+        try store.advance(by: 31 * 86_400)
+        store.runUntilIdle()
+        #expect(renewals(moving) == [alice.id, bob.id])
+        #expect(renewals(staying) == [alice.id, alice.id])
+        #expect(store.account(ofDevice: moving.deviceID) == "bob")
+    }
+}
