@@ -114,7 +114,9 @@ final class FeedInterpreter {
 
     // MARK: Running
 
-    func run(_ text: String, includeReceipt: Bool = false) throws(FeedError) -> FeedResult {
+    func run(_ text: String, includeReceipt: Bool = false, includeSignedData: Bool = false) throws(FeedError)
+        -> FeedResult
+    {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
         configurations = try parser.check(text, startingWith: store.configuration).configurations
         var steps = 0
@@ -145,7 +147,7 @@ final class FeedInterpreter {
                     hint: "check the disk holding the state file")
             }
         }
-        let result = FeedResult(
+        var result = FeedResult(
             feed: file,
             steps: steps,
             expectations: expectations,
@@ -154,6 +156,7 @@ final class FeedInterpreter {
             receipt: includeReceipt
                 ? users[currentSeat].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
+        if includeSignedData { result.signedData = signedData() }
         var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
         end.add("expectations", expectations)

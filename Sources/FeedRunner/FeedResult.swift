@@ -25,6 +25,10 @@ public struct FeedResult: Sendable, Hashable {
     public let simulatedSeconds: Double
     /// The current user's app receipt at the end of the run (PKCS#7 DER), when the run was asked for it.
     public let receipt: [UInt8]?
+    /// Every StoreKit 2 JWS the store signs at the end of the run, by file name, when the run was asked for them:
+    /// `transaction-<id>-<product>.jws` for each completed transaction, `renewal-info-<original id>-<group>.jws`
+    /// for each subscription, `app-transaction-<account>.jws` for each account. Empty otherwise.
+    public var signedData: [String: String] = [:]
 
     /// Whether every expectation held.
     public var passed: Bool { failure == nil }

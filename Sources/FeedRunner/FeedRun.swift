@@ -11,6 +11,8 @@ public enum FeedRun {
     ///   - baseDirectory: where `config` paths are resolved; the current directory when `nil`.
     ///   - log: where the event log goes.
     ///   - includeReceipt: whether the result carries the current user's signed app receipt at the end.
+    ///   - includeSignedData: whether the result carries every StoreKit 2 JWS the store signs at the end
+    ///     (``FeedResult/signedData``).
     ///   - statePath: a state file to run on instead of a fresh in-memory store: a new file starts empty, an existing
     ///     one goes on from where it stopped, and a `restart` step closes the store and reopens it from the file.
     /// - Throws: ``FeedError`` when the feed is malformed, or `unusableState` when the state file cannot be opened,
@@ -21,15 +23,16 @@ public enum FeedRun {
         baseDirectory: URL? = nil,
         log: any EventLogSink = DiscardingEventLog(),
         includeReceipt: Bool = false,
+        includeSignedData: Bool = false,
         statePath: String? = nil
     ) throws(FeedError) -> FeedResult {
         try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath).run(
-            text, includeReceipt: includeReceipt)
+            text, includeReceipt: includeReceipt, includeSignedData: includeSignedData)
     }
 
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
     ///
-    /// - Parameter statePath: a state file to run on, as for ``run(_:file:baseDirectory:log:includeReceipt:statePath:)``.
+    /// - Parameter statePath: a state file to run on, as for ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:)``.
     /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text) or is malformed, or
     ///   the state file is unusable.
     public static func run(

@@ -63,7 +63,14 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    private let endpoint: QueueEndpoint
+    /// The queue's attachment to its device in the store, under ``frontEnd``.
+    private let connection: DeviceConnection
+    /// Forwards the device's events to the queue; held here, weakly by the connection.
+    private let listener: QueueListener
+
+    /// The front-end name StoreKit 1 queues attach to their device under: a queue made later for the same device takes
+    /// over from an earlier one, as an app relaunched on the device does.
+    static let frontEnd = "StoreKit 1"
 
     /// Creates a queue bound to a store.
     ///
@@ -77,17 +84,18 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         self.store = store
         self.deviceID = deviceID
         self.account = account
-        self.endpoint = QueueEndpoint(store: store, deviceID: deviceID)
+        let listener = QueueListener()
+        self.listener = listener
+        self.connection = store.connect(
+            deviceID: deviceID, account: account, frontEnd: Self.frontEnd, listener: listener)
         super.init()
-        endpoint.queue = self
-        let (handle, unfinished) = store.connectDevice(endpoint, account: account)
-        endpoint.device = handle
-        let objects = unfinished.map { makeTransaction($0) }
+        listener.queue = self
+        // The store decides the `.purchasing` ones on its lane; an event that came first already made its object.
+        let objects = connection.unfinishedTransactions.map { makeTransaction($0) }
         state.withLock { state in
-            for object in objects { state.append(object) }
-        }
-        for transaction in unfinished where transaction.state == .purchasing {
-            store.lane.enqueue { [store] in store.processPayment(transaction.id, deviceID: deviceID) }
+            for object in objects where state.transactions.position(of: object.storeIdentifier) == nil {
+                state.append(object)
+            }
         }
     }
 
@@ -170,13 +178,12 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// on another thread can tell its own transaction from others when the callbacks come.
     package func add(_ payment: SKPayment, registering register: ((SKPaymentTransaction) -> Void)?) {
         let copy = SKPayment(fields: payment.fields.withLock { $0 })
-        let id = store.submit(copy.request, on: endpoint.device!)
-        let transaction = SKPaymentTransaction(purchasing: id, payment: copy)
-        register?(transaction)
-        state.withLock { $0.append(transaction) }
-        // Lane items without closures: the queue reports `.purchasing`, then the store decides.
-        store.lane.enqueue(self, LaneOperation.deliver, id)
-        store.lane.enqueue(endpoint, LaneOperation.process, id)
+        // The object joins the queue before the store schedules its `.purchasing` report and its decision.
+        connection.submit(copy.request) { id in
+            let transaction = SKPaymentTransaction(purchasing: id, payment: copy)
+            register?(transaction)
+            state.withLock { $0.append(transaction) }
+        }
     }
 
     /// Finishes a purchased, restored or failed transaction: it leaves the queue and observers hear of it through
@@ -196,7 +203,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             preconditionFailure(message)
         }
-        store.lane.enqueue(endpoint, LaneOperation.finish, transaction.storeIdentifier)
+        connection.finish(transaction.storeIdentifier)
     }
 
     /// Restores completed transactions: one new `.restored` transaction per non-consumable and subscription purchase,
@@ -208,7 +215,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Restores the completed transactions bought with an application username (and those bought without one).
     public func restoreCompletedTransactions(withApplicationUsername username: String?) {
-        store.lane.enqueue { [store, deviceID] in store.restore(deviceID: deviceID, applicationUsername: username) }
+        connection.restore(applicationUsername: username)
     }
 
     // MARK: Delivery (on the store's lane)
@@ -252,9 +259,20 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
         if show { store.showPriceConsent(account: account) }
     }
 
-    /// Handles `.updated([update])`.
+    /// Handles `.updated([update])`: the common case, a transaction the queue holds, takes one lock round trip.
     func handleUpdate(_ update: DeviceTransaction) {
-        deliver(object(for: update))
+        let found = state.withLock { state -> (Observers, SKPaymentTransaction)? in
+            guard let existing = state.transactions.element(withID: update.id) else { return nil }
+            let observers = state.liveObservers()
+            guard existing.apply(update, markingHeard: !observers.isEmpty) else { return (.none, existing) }
+            return (observers, existing)
+        }
+        guard let (observers, transaction) = found else {
+            deliver(object(for: update))
+            return
+        }
+        guard !observers.isEmpty else { return }
+        report(transaction, to: observers, removed: false)
     }
 
     /// Handles `.removed([id])`.
@@ -290,19 +308,6 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             return observers
         }
         guard !observers.isEmpty else { return }
-        report(transaction, to: observers, removed: false)
-    }
-
-    /// Reports the queued transaction with an identifier if no observer has heard its current state yet.
-    private func deliver(transactionWithID id: UInt64) {
-        let reported = state.withLock { state -> (Observers, SKPaymentTransaction)? in
-            let observers = state.liveObservers()
-            guard !observers.isEmpty, let transaction = state.transactions.element(withID: id),
-                transaction.markFresh()
-            else { return nil }
-            return (observers, transaction)
-        }
-        guard let (observers, transaction) = reported else { return }
         report(transaction, to: observers, removed: false)
     }
 
@@ -392,64 +397,27 @@ private enum Observers {
     }
 }
 
-extension SKPaymentQueue: LaneTask {
-    /// Runs the queue's lane work: reporting a transaction added with ``add(_:)-(SKPayment)``.
-    package func runOnLane(_ operation: Int, _ id: UInt64) {
-        deliver(transactionWithID: id)
-    }
-}
-
-/// The lane work of a queue and its endpoint.
-private enum LaneOperation {
-    /// The queue reports a transaction just added.
-    static let deliver = 0
-    /// The store decides a transaction just added.
-    static let process = 1
-    /// The store removes a finished transaction.
-    static let finish = 2
-}
-
-/// The queue's face towards its store; held strongly by the queue and weakly by the store.
-///
-/// It also runs the store's lane work for the queue's transactions (deciding and finishing them): like the closures
-/// this replaces, that work keeps the store alive but not the queue.
-private final class QueueEndpoint: StoreDevice, LaneTask, @unchecked Sendable {
-    // @unchecked: `queue` and `device` are set once, by the queue's initializer; the queue itself is thread-safe.
+/// The queue's listener on its device: forwards the store's events to the queue. A separate object, so that the queue's
+/// public API does not show the store's listener protocol; the connection holds it weakly and the queue strongly.
+private final class QueueListener: DeviceListener, @unchecked Sendable {
+    // @unchecked: `queue` is set once, by the queue's initializer, before any event can come.
     weak var queue: SKPaymentQueue?
-    /// The device in the store, set once the queue has connected.
-    var device: DeviceHandle?
-    let store: SimulatedStore
-    let deviceID: String
 
-    init(store: SimulatedStore, deviceID: String) {
-        self.store = store
-        self.deviceID = deviceID
-    }
-
-    func runOnLane(_ operation: Int, _ id: UInt64) {
-        guard let device else { return }
-        if operation == LaneOperation.process {
-            store.processPayment(id, on: device)
-        } else {
-            store.finish(id, on: device)
-        }
-    }
-
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         queue?.handle(event)
     }
 
-    func store(_ store: SimulatedStore, didUpdate transaction: DeviceTransaction) {
+    func connection(_ connection: DeviceConnection, didUpdate transaction: DeviceTransaction) {
         queue?.handleUpdate(transaction)
     }
 
-    func store(_ store: SimulatedStore, didRemove transactionID: UInt64) {
+    func connection(_ connection: DeviceConnection, didRemove transactionID: UInt64) {
         queue?.handleRemoval(transactionID)
     }
 
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    {
+    func connection(
+        _ connection: DeviceConnection, shouldContinue transaction: DeviceTransaction, in storefront: Storefront
+    ) -> Bool {
         queue?.shouldContinue(transaction, in: storefront) ?? true
     }
 }

@@ -104,10 +104,20 @@ public final class SKPaymentTransaction: NSObject, @unchecked Sendable {
     }
 
     func apply(_ transaction: DeviceTransaction) {
-        snapshot.withLock {
-            $0.state = SKPaymentTransactionState(rawValue: transaction.state.rawValue) ?? .failed
-            $0.transactionDate = transaction.transactionDate
-            $0.error = transaction.failure.map(SKError.init)
+        _ = apply(transaction, markingHeard: false)
+    }
+
+    /// Brings the transaction up to date and, when `markingHeard`, does what ``markFresh()`` does in the same lock
+    /// round trip: returns whether observers have yet to hear the new state, which counts as heard from now. Call
+    /// under the queue's lock.
+    func apply(_ transaction: DeviceTransaction, markingHeard: Bool) -> Bool {
+        snapshot.withLock { snapshot in
+            snapshot.state = SKPaymentTransactionState(rawValue: transaction.state.rawValue) ?? .failed
+            snapshot.transactionDate = transaction.transactionDate
+            snapshot.error = transaction.failure.map(SKError.init)
+            guard markingHeard, snapshot.isQueued, snapshot.deliveredState != snapshot.state else { return false }
+            snapshot.deliveredState = snapshot.state
+            return true
         }
     }
 }

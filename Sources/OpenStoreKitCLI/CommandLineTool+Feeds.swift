@@ -28,6 +28,9 @@ extension CommandLineTool {
         if let state = options.values["--state"] {
             for output in outputs { try output.checkNotAmong(Self.stateFiles(state)) }
         }
+        let jwsDirectory = try options.values["--jws-out"].map { (path) throws(UsageError) -> (String, Bool) in
+            try Self.checkOutputDirectory(path, option: "--jws-out")
+        }
         let events = MemoryEventLog()
         let result: FeedResult
         do throws(FeedError) {
@@ -36,6 +39,7 @@ extension CommandLineTool {
                 file: "demo",
                 log: events,
                 includeReceipt: receipt != nil,
+                includeSignedData: jwsDirectory != nil,
                 statePath: options.values["--state"]
             )
         } catch {
@@ -46,6 +50,9 @@ extension CommandLineTool {
         if let receipt {
             guard let bytes = result.receipt else { throw UsageError("the demo made no receipt to write") }
             try receipt.write(Data(bytes), standardOutput: standardOutputData)
+        }
+        if let (directory, exists) = jwsDirectory {
+            try writeSignedData(result.signedData, to: directory, exists: exists, besides: outputs)
         }
         output.err(verdict(result) + "\n")
         return result.passed ? 0 : 1
@@ -212,6 +219,54 @@ extension CommandLineTool {
 
     /// Whether the directory `path` (which does not exist) could be created: its nearest existing ancestor is a
     /// writable directory.
+    /// Checks that `path` is a directory outputs can be written into, or one that can be created; returns it and
+    /// whether it exists.
+    private static func checkOutputDirectory(_ path: String, option: String) throws(UsageError) -> (String, Bool) {
+        guard !path.isEmpty, path != "-" else {
+            throw UsageError("\(option) needs a directory, not \(path.isEmpty ? "an empty name" : "-")")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw UsageError(
+                    "\(option) \(path) is a file, not a directory; give a directory (it is created if missing)")
+            }
+            guard access(path, W_OK | X_OK) == 0 else {
+                throw UsageError("cannot write into \(path) (\(option)): permission denied")
+            }
+            return (path, true)
+        }
+        guard canCreateDirectory(path) else {
+            throw UsageError("cannot create the directory \(path) (\(option)); check that its parent is writable")
+        }
+        return (path, false)
+    }
+
+    /// Writes one `.jws` file per signed value into `directory` (created when missing), through the output file
+    /// rules.
+    private func writeSignedData(
+        _ files: [String: String], to directory: String, exists: Bool, besides others: [OutputFile]
+    ) throws(UsageError) {
+        let outputs = try files.keys.sorted().map { (name) throws(UsageError) -> (OutputFile, String) in
+            let path = "\(directory)/\(name)"
+            let what = "the signed data \(name)"
+            let file =
+                exists
+                ? try OutputFile(path, option: "--jws-out", what: what)
+                : OutputFile(inNewDirectory: path, option: "--jws-out", what: what)
+            return (file, files[name] ?? "")
+        }
+        try OutputFile.checkDistinct(others + outputs.map(\.0))
+        if !exists {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw UsageError("cannot create the directory \(directory) (--jws-out): \(error.localizedDescription)")
+            }
+        }
+        for (file, jws) in outputs { try file.write(Data(jws.utf8), standardOutput: standardOutputData) }
+    }
+
     private static func canCreateDirectory(_ path: String) -> Bool {
         var url = URL(fileURLWithPath: path).standardizedFileURL
         while true {

@@ -7,7 +7,7 @@ enum Help {
 
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
-        "demo": ["--log", "--receipt-out", "--state"],
+        "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
         "run": ["--log", "--log-dir", "--junit", "--jobs", "--state"],
         "generate": ["--users", "--seed", "--steps", "--output"],
     ]
@@ -47,7 +47,7 @@ enum Help {
         switch name {
         case "demo":
             return """
-                Usage: openstorekit demo [--log FILE] [--receipt-out FILE] [--state FILE]
+                Usage: openstorekit demo [--log FILE] [--receipt-out FILE] [--jws-out DIR] [--state FILE]
 
                 Runs the built-in demo feed (a purchase, a failure, an Ask to Buy approval and a restore) on the
                 built-in catalog and prints its event log to standard output, one JSON object per line (so
@@ -58,6 +58,11 @@ enum Help {
                   --receipt-out FILE  Write the app receipt (DER) as it stands at the end of the demo, signed by the
                                       test PKI in Receipts/ (check it with `openstorekit receipt verify FILE
                                       --test-root` or `openssl cms -verify`).
+                  --jws-out DIR       Write every StoreKit 2 JWS the store signs at the end of the demo to DIR
+                                      (created if missing), one file each: transaction-<id>-<product>.jws,
+                                      renewal-info-<original id>-<group>.jws, app-transaction-<account>.jws.
+                                      They are signed by the JWS test PKI, environment Sandbox; check them with
+                                      `openstorekit jws verify DIR/*.jws --root Receipts/jws/root.pem`.
                   --state FILE        Run the demo on the store kept in the state file FILE (see `openstorekit help
                                       run`). A new file gives the same log as a run in memory. A file left by an
                                       earlier demo goes on with the store it holds: its clock (a day further per

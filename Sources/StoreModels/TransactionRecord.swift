@@ -57,6 +57,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var isPendingPriceIncreaseConsent: Bool
     /// Whether the subscription was replaced by a higher level of its group.
     public var isUpgraded: Bool
+    /// `true` for a subscription period the store renewed by itself (StoreKit 2's `transactionReason` `RENEWAL`),
+    /// `false` or `nil` for a purchase; `nil` in the records of state files written before the store recorded it.
+    public var isRenewal: Bool?
     /// Why it failed, for failed transactions.
     public var failure: StoreFailure?
     /// The device the purchase was made on; `nil` for purchases made outside the app and for renewals.

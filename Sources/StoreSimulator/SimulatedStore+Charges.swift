@@ -14,6 +14,11 @@ extension SimulatedStore {
     ///   the history holds no such transaction or the catalog no longer has its product.
     public func amountCharged(forTransaction id: UInt64) -> Decimal? {
         guard let record = transaction(id), let product = catalog.product(record.productID) else { return nil }
+        return Self.amountCharged(by: record, product: product)
+    }
+
+    /// What a record was charged given its product, as ``amountCharged(forTransaction:)`` computes it.
+    static func amountCharged(by record: TransactionRecord, product: ProductDefinition) -> Decimal {
         guard record.state == .purchased else { return 0 }
         if record.isTrialPeriod { return 0 }
         let offer: ProductOffer?

@@ -38,6 +38,7 @@ extension SimulatedStore {
     ///   - retention: The history retention of a new file; an existing file keeps its own.
     ///   - app: The app receipts are issued to.
     ///   - signer: Signs receipts.
+    ///   - jwsSigner: Signs StoreKit 2 JWS; environment `Sandbox` with the default test identity.
     /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
     ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or
     ///   an entry cannot be read) or `stateTooNew` (written by a newer release). A refused file is never modified, reset
@@ -50,13 +51,16 @@ extension SimulatedStore {
         lane: StoreLane.Mode = .dispatch(.main),
         retention: HistoryRetention = .all,
         app: AppIdentity = AppIdentity(),
-        signer: ReceiptSigner = ReceiptSigner()
+        signer: ReceiptSigner = ReceiptSigner(),
+        jwsSigner: JWSSigner = JWSSigner()
     ) throws(StoreSimulatorError) {
         let opened = try StoreJournal.open(
             path: statePath, durability: durability, configuration: configuration, clock: clock,
             retention: retention, app: app, signer: signer)
         clock.advance(to: opened.time)
-        self.init(state: opened.state, clock: clock, lane: lane, app: app, signer: signer, journal: opened.journal)
+        self.init(
+            state: opened.state, clock: clock, lane: lane, app: app, signer: signer, jwsSigner: jwsSigner,
+            journal: opened.journal)
         opened.journal.attach(self)
     }
 
@@ -112,22 +116,18 @@ extension SimulatedStore {
     func replay(_ command: StoreCommand) {
         switch command {
         case .submit(let request, let deviceID):
-            _ = submit(request, deviceID: deviceID)
+            _ = submit(request, to: state.withLock { $0.device(deviceID) })
         case .processPayment(let id, let deviceID, let continues):
-            // The device was asked whether to go on in a changed storefront and said no: a stand-in says the same.
-            var standIn: ReplayDevice?
-            if !continues, state.withLock({ $0.devices[deviceID] != nil }) {
-                standIn = ReplayDevice(deviceID: deviceID)
-                _ = connect(standIn!, account: account(ofDevice: deviceID))
+            // The listeners were asked whether to go on in a changed storefront: the replay gives their answer.
+            if let device = state.withLock({ $0.devices[deviceID] }) {
+                processPayment(id, on: device, replayedAnswer: continues)
             }
-            processPayment(id, deviceID: deviceID)
-            withExtendedLifetime(standIn) {}
         case .finish(let id, let deviceID):
-            finish(id, deviceID: deviceID)
+            if let device = state.withLock({ $0.devices[deviceID] }) { finish(id, on: device) }
         case .restore(let deviceID, let username):
             restore(deviceID: deviceID, applicationUsername: username)
         case .connect(let deviceID, let account):
-            _ = connect(ReplayDevice(deviceID: deviceID), account: account)
+            registerDevice(deviceID, account: account)
         case .updateSettings(let settings):
             updateSettings { $0 = settings }
         case .reconfigure(let configuration):
@@ -171,23 +171,5 @@ extension SimulatedStore {
         case .showPriceConsent(let account):
             showPriceConsent(account: account)
         }
-    }
-}
-
-/// A device standing in for the one that made a change while a journal is replayed: it hears nothing and answers as
-/// the real one did.
-private final class ReplayDevice: StoreDevice {
-    let deviceID: String
-
-    init(deviceID: String) {
-        self.deviceID = deviceID
-    }
-
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
-
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    {
-        false
     }
 }

@@ -1,30 +1,16 @@
 import Foundation
-public import StoreModels
+import StoreModels
 import Synchronization
 
 extension SimulatedStore {
-    /// Adds a payment to a device's queue and returns its transaction, `.purchasing`.
-    ///
-    /// The store decides it when ``processPayment(_:deviceID:)`` runs; a payment queue enqueues that on the lane right
-    /// after the `.purchasing` callback.
-    public func submit(_ request: PaymentRequest, deviceID: String) -> DeviceTransaction {
-        journal?.begin(.submit(request, deviceID: deviceID))
-        defer { journal?.end() }
-        return state.withLock { state in
-            let transaction = DeviceTransaction(id: state.allocateTransactionID(), payment: request, state: .purchasing)
-            state.device(deviceID).append(transaction, startedIn: state.settings.storefront)
-            return transaction
-        }
-    }
-
-    /// Adds a payment to a connected device's queue, as ``submit(_:deviceID:)`` does, and returns the identifier of
-    /// its transaction (which is `.purchasing`, with no date and no failure).
-    package func submit(_ request: PaymentRequest, on handle: DeviceHandle) -> UInt64 {
-        journal?.begin(.submit(request, deviceID: handle.device.id))
+    /// Adds a payment to a device's unfinished transactions, `.purchasing`, and returns its identifier. Scheduling
+    /// what follows is the caller's: ``DeviceConnection/submit(_:)`` puts ``reportAndProcess(_:on:)`` on the lane.
+    func submit(_ request: PaymentRequest, to device: StoreState.Device) -> UInt64 {
+        journal?.begin(.submit(request, deviceID: device.id))
         defer { journal?.end() }
         return state.withLock { state in
             let id = state.allocateTransactionID()
-            handle.device.append(
+            device.append(
                 DeviceTransaction(id: id, payment: request, state: .purchasing),
                 startedIn: state.settings.storefront
             )
@@ -32,35 +18,49 @@ extension SimulatedStore {
         }
     }
 
-    /// Decides a `.purchasing` transaction (purchased, failed or deferred) and tells its device. Call on the lane.
+    /// Reports a payment just added as `.purchasing` to the device's listeners, then decides it. Runs on the lane.
     ///
-    /// If the storefront changed since the payment was added, the device is asked whether to go on; if not, the
-    /// transaction fails with `.storeProductNotAvailable`.
-    public func processPayment(_ transactionID: UInt64, deviceID: String) {
-        processPayment(transactionID) { $0.devices[deviceID] }
+    /// The `.purchasing` report answers the front end that added the payment: it is made only while that front end
+    /// is still attached and alive (an app that stopped before its store answered hears nothing, and the one relaunched
+    /// in its place hears the decided state only, as before), and then goes to every listener of the device.
+    func reportAndProcess(_ transactionID: UInt64, from connection: DeviceConnection) {
+        let device = connection.device
+        var purchasing: DeviceTransaction?
+        let audience = state.withLock { _ -> DeviceAudience in
+            guard let index = device.index(of: transactionID), device.queue[index].transaction.state == .purchasing
+            else { return .none }
+            guard connection.currentListener != nil, device.isAttached(connection) else { return .none }
+            purchasing = device.queue[index].transaction
+            return device.audience()
+        }
+        if let transaction = purchasing { emitUpdate(transaction, to: audience) }
+        processPayment(transactionID, on: device)
     }
 
-    /// Decides a `.purchasing` transaction of a connected device, as ``processPayment(_:deviceID:)`` does.
-    package func processPayment(_ transactionID: UInt64, on handle: DeviceHandle) {
-        processPayment(transactionID) { _ in handle.device }
-    }
-
-    private func processPayment(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) {
+    /// Decides a `.purchasing` transaction (purchased, failed or deferred) and tells the device's listeners. Runs on
+    /// the lane.
+    ///
+    /// If the storefront changed since the payment was added, the listeners are asked whether to go on (a replay gives
+    /// the answer recorded instead); if one says no, the transaction fails with `.storeProductNotAvailable`.
+    func processPayment(_ transactionID: UInt64, on device: StoreState.Device, replayedAnswer: Bool? = nil) {
         journal?.enter()
         defer { journal?.end() }
         let now = clock.now
         // Results are written to these rather than returned, which would move the transaction through a result value.
         var decided: DeviceTransaction?
-        var endpoint: (any StoreDevice)?
+        var audience = DeviceAudience.none
         var storefrontChange: Storefront?
-        // The common case, an unchanged storefront, decides at once; a changed one asks the device outside the lock.
+        // The common case, an unchanged storefront, decides at once; a changed one asks the listeners outside the lock.
         state.withLock { state in
-            guard let device = find(state), let index = device.index(of: transactionID),
+            guard let index = device.index(of: transactionID),
                 device.queue[index].transaction.state == .purchasing
             else { return }
             let storefront = state.settings.storefront
-            endpoint = device.endpoint.device
-            if let startedIn = device.queue[index].startedIn, startedIn != storefront, endpoint != nil {
+            audience = device.audience()
+            let changed = device.queue[index].startedIn.map { $0 != storefront } ?? false
+            if changed, replayedAnswer == false {
+                state.failForStorefront(at: index, of: device, storefront)
+            } else if changed, replayedAnswer == nil, !audience.isEmpty {
                 storefrontChange = storefront
             } else {
                 journal?.record(.processPayment(transactionID, deviceID: device.id, continues: true))
@@ -69,62 +69,49 @@ extension SimulatedStore {
             decided = device.queue[index].transaction
         }
         guard let transaction = decided else { return }
-        guard let storefront = storefrontChange, let asked = endpoint else {
-            endpoint?.store(self, didUpdate: transaction)
+        guard let storefront = storefrontChange else {
+            emitUpdate(transaction, to: audience)
             return
         }
-        let keepGoing = asked.store(self, shouldContinue: transaction, in: storefront)
-        if let journal, let deviceID = state.withLock({ find($0)?.id }) {
-            journal.record(.processPayment(transactionID, deviceID: deviceID, continues: keepGoing))
+        journal?.flushBeforeCallback()
+        var keepGoing = true
+        audience.callEach { connection, listener in
+            if keepGoing, !listener.connection(connection, shouldContinue: transaction, in: storefront) {
+                keepGoing = false
+            }
         }
-        let update = state.withLock { state -> (DeviceTransaction, (any StoreDevice)?)? in
-            guard let device = find(state), let index = device.index(of: transactionID) else { return nil }
+        journal?.record(.processPayment(transactionID, deviceID: device.id, continues: keepGoing))
+        let update = state.withLock { state -> (DeviceTransaction, DeviceAudience)? in
+            guard let index = device.index(of: transactionID) else { return nil }
             if keepGoing {
                 state.decide(at: index, of: device, now: now)
             } else {
-                device.queue[index].transaction.state = .failed
-                device.queue[index].transaction.failure = StoreFailure(
-                    .storeProductNotAvailable,
-                    "the storefront changed to \(storefront) while the purchase was in progress"
-                )
-                device.queue[index].startedIn = nil
+                state.failForStorefront(at: index, of: device, storefront)
             }
-            return (device.queue[index].transaction, device.endpoint.device)
+            return (device.queue[index].transaction, device.audience())
         }
-        guard let (changed, endpointNow) = update, let device = endpointNow else { return }
-        device.store(self, didUpdate: changed)
+        guard let (changed, audienceNow) = update else { return }
+        emitUpdate(changed, to: audienceNow)
     }
 
-    /// Removes a finished transaction from a device's queue and tells the device. Call on the lane.
+    /// Removes a finished transaction from a device and tells the device's listeners. Runs on the lane.
     ///
     /// Returns `false` if the device has no such unfinished transaction (finishing twice is harmless).
     @discardableResult
-    public func finish(_ transactionID: UInt64, deviceID: String) -> Bool {
-        journal?.begin(.finish(transactionID, deviceID: deviceID))
+    func finish(_ transactionID: UInt64, on device: StoreState.Device) -> Bool {
+        journal?.begin(.finish(transactionID, deviceID: device.id))
         defer { journal?.end() }
-        return finish(transactionID) { $0.devices[deviceID] }
-    }
-
-    /// Removes a finished transaction from a connected device's queue, as ``finish(_:deviceID:)`` does.
-    @discardableResult
-    package func finish(_ transactionID: UInt64, on handle: DeviceHandle) -> Bool {
-        journal?.begin(.finish(transactionID, deviceID: handle.device.id))
-        defer { journal?.end() }
-        return finish(transactionID) { _ in handle.device }
-    }
-
-    private func finish(_ transactionID: UInt64, device find: (borrowing StoreState) -> StoreState.Device?) -> Bool {
-        let (found, endpoint) = state.withLock { state -> (Bool, (any StoreDevice)?) in
-            guard let device = find(state), let index = device.index(of: transactionID) else { return (false, nil) }
+        let audience = state.withLock { state -> DeviceAudience? in
+            guard let index = device.index(of: transactionID) else { return nil }
             let recordID = device.queue[index].transaction.recordID
             device.queue.discard(at: index)
             if state.retention == .receiptOnly, let recordID {
                 state.dropFinishedRecord(recordID)
             }
-            return (true, device.endpoint.device)
+            return device.audience()
         }
-        guard found else { return false }
-        endpoint?.store(self, didRemove: transactionID)
+        guard let audience else { return false }
+        emitRemoval(transactionID, to: audience)
         return true
     }
 
@@ -137,16 +124,16 @@ extension SimulatedStore {
     /// included.
     ///
     /// With an application username, only purchases made with that username or with none are restored.
-    public func restore(deviceID: String, applicationUsername: String?) {
+    func restore(deviceID: String, applicationUsername: String?) {
         journal?.begin(.restore(deviceID: deviceID, applicationUsername: applicationUsername))
         defer { journal?.end() }
         let now = clock.now
-        let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, WeakDevice) in
+        let outcome = state.withLock { state -> (Result<[DeviceTransaction], StoreFailure>, DeviceAudience) in
             let device = state.devices[deviceID] ?? StoreState.Device(id: deviceID, account: Self.defaultAccount)
-            if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.endpoint) }
+            if let failure = state.settings.simulatedErrors[.restore] { return (.failure(failure), device.audience()) }
             if !state.paymentsAllowed(account: device.account) {
                 return (
-                    .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.endpoint
+                    .failure(StoreFailure(.paymentNotAllowed, "this device may not make payments")), device.audience()
                 )
             }
             // Only finished transactions are restored: a purchase (or renewal) still unfinished in this device's queue
@@ -178,15 +165,15 @@ extension SimulatedStore {
             }
             for transaction in restored { device.append(transaction) }
             state.devices[deviceID] = device
-            return (.success(restored), device.endpoint)
+            return (.success(restored), device.audience())
         }
-        guard let device = outcome.1.device else { return }
+        let audience = outcome.1
         switch outcome.0 {
         case .success(let restored):
-            if !restored.isEmpty { device.store(self, didProduce: .updated(restored)) }
-            device.store(self, didProduce: .restoreFinished)
+            if !restored.isEmpty { emit(.updated(restored), to: audience) }
+            emit(.restoreFinished, to: audience)
         case .failure(let failure):
-            device.store(self, didProduce: .restoreFailed(failure))
+            emit(.restoreFailed(failure), to: audience)
         }
     }
 }
@@ -196,6 +183,17 @@ extension StoreState {
     /// storefront it started in.
     mutating func decide(at index: Int, of device: Device, now: Date) {
         decide(&device.queue[index].transaction, deviceID: device.id, account: device.account, now: now)
+        device.queue[index].startedIn = nil
+    }
+
+    /// Fails the purchasing transaction at a position of a device's queue because the storefront changed while it
+    /// was in progress.
+    mutating func failForStorefront(at index: Int, of device: Device, _ storefront: Storefront) {
+        device.queue[index].transaction.state = .failed
+        device.queue[index].transaction.failure = StoreFailure(
+            .storeProductNotAvailable,
+            "the storefront changed to \(storefront) while the purchase was in progress"
+        )
         device.queue[index].startedIn = nil
     }
 
@@ -437,6 +435,7 @@ extension StoreState {
                 offer != nil && offer?.kind == .introductory && offer?.paymentMode != .freeTrial
             record.promotionalOfferID = offer?.kind == .promotional ? offer?.identifier : nil
             record.autoRenewEnabled = true
+            record.isRenewal = false
             var subscription = SubscriptionState(
                 account: account,
                 groupID: info.groupID,

@@ -135,7 +135,7 @@ extension SimulatedStore {
                         heard =
                             (listening && outcome.events.count > eventCount)
                             || outcome.deliveries[deliveryCount...].contains {
-                                state.devices[$0.deviceID]?.endpoint.device != nil
+                                state.devices[$0.deviceID]?.hasListeners == true
                             }
                     }
                 }

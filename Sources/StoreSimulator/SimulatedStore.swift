@@ -35,6 +35,14 @@ public final class SimulatedStore: Sendable {
     public let signer: ReceiptSigner
     /// The last receipt signed for each device, to sign again only after a change.
     let receipts = Mutex<[String: IssuedReceipt]>([:])
+    /// Signs the store's StoreKit 2 JWS (transactions, renewal info, app transactions): the App Store-shaped test
+    /// identity, environment `Sandbox`, by default; an identity with one self-signed certificate signs environment
+    /// `Xcode`.
+    public let jwsSigner: JWSSigner
+    /// The JWS signed so far, to sign again only after a change.
+    let jwsCache = Mutex(JWSCache())
+    /// How the JWS handed out are spoiled.
+    let tampering = Mutex(JWSTampering.none)
     /// The handlers added with ``addSubscriptionObserver(_:)``, by token, and the next token.
     let subscriptionObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (SubscriptionEvent) -> Void])>(
         (1, [:]))
@@ -52,26 +60,30 @@ public final class SimulatedStore: Sendable {
     ///   - retention: which finished transactions the history keeps.
     ///   - app: the app receipts are issued to.
     ///   - signer: signs receipts; by default with the test identity (never trusted unless a verifier asks for it).
+    ///   - jwsSigner: signs StoreKit 2 JWS; by default with the JWS test identity, environment `Sandbox`. Pass
+    ///     `JWSSigner(identity: .openStoreKitXcode)` for Xcode-shaped JWS (environment `Xcode`).
     public convenience init(
         configuration: StoreConfiguration = .demo,
         clock: any StoreClock = ManualClock(),
         lane: StoreLane.Mode = .dispatch(.main),
         retention: HistoryRetention = .all,
         app: AppIdentity = AppIdentity(),
-        signer: ReceiptSigner = ReceiptSigner()
+        signer: ReceiptSigner = ReceiptSigner(),
+        jwsSigner: JWSSigner = JWSSigner()
     ) {
         self.init(
             state: StoreState(configuration: configuration, retention: retention), clock: clock, lane: lane, app: app,
-            signer: signer, journal: nil)
+            signer: signer, jwsSigner: jwsSigner, journal: nil)
     }
 
     /// Creates a store from its state, with a journal when it is durable.
     init(
         state: StoreState, clock: any StoreClock, lane: StoreLane.Mode, app: AppIdentity, signer: ReceiptSigner,
-        journal: StoreJournal?
+        jwsSigner: JWSSigner = JWSSigner(), journal: StoreJournal?
     ) {
         self.app = app
         self.signer = signer
+        self.jwsSigner = jwsSigner
         self.clock = clock
         self.lane = StoreLane(mode: lane)
         self.state = Mutex(state)
@@ -247,30 +259,40 @@ public final class SimulatedStore: Sendable {
 
     // MARK: Devices
 
-    /// Connects a device (a payment queue) signed in to `account` and returns its unfinished transactions, which a
-    /// queue reopened after a restart redelivers.
-    public func connect(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
-        -> [DeviceTransaction]
-    {
-        connectDevice(device, account: account).unfinished
+    /// Attaches a front end to a device signed in to `account`, and returns its connection: the one way to add
+    /// payments, finish, restore and read the device's unfinished transactions.
+    ///
+    /// The device is made if the store does not know it. Its unfinished transactions (from an earlier connection, or a
+    /// process that stopped) stay, readable through ``DeviceConnection/unfinishedTransactions``; those still
+    /// `.purchasing` are decided on the lane and the decided state reported. A connection attached under the
+    /// `frontEnd` name of one already attached to the device takes over from it (the earlier one hears nothing more),
+    /// as an app relaunched on the same device does; front ends under other names listen side by side.
+    public func connect(
+        deviceID: String,
+        account: String = SimulatedStore.defaultAccount,
+        frontEnd: String,
+        listener: any DeviceListener
+    ) -> DeviceConnection {
+        journal?.begin(.connect(deviceID: deviceID, account: account))
+        defer { journal?.end() }
+        let (connection, purchasing) = state.withLock { state -> (DeviceConnection, [UInt64]) in
+            let device = state.registerDevice(deviceID, account: account)
+            let connection = DeviceConnection(store: self, device: device, frontEnd: frontEnd, listener: listener)
+            device.attach(connection)
+            var purchasing: [UInt64] = []
+            for entry in device.queue where entry.transaction.state == .purchasing {
+                purchasing.append(entry.transaction.id)
+            }
+            return (connection, purchasing)
+        }
+        for id in purchasing { lane.enqueue(connection, .process, id) }
+        return connection
     }
 
-    /// Connects a device as ``connect(_:account:)`` does, and also returns its handle.
-    package func connectDevice(_ device: any StoreDevice, account: String = SimulatedStore.defaultAccount)
-        -> (handle: DeviceHandle, unfinished: [DeviceTransaction])
-    {
-        journal?.begin(.connect(deviceID: device.deviceID, account: account))
-        defer { journal?.end() }
-        let endpoint = journal?.endpoint(for: device) ?? device
-        return state.withLock { state in
-            let record =
-                state.devices[device.deviceID] ?? StoreState.Device(id: device.deviceID, account: account)
-            record.account = account
-            record.endpoint = WeakDevice(device: endpoint)
-            state.devices[device.deviceID] = record
-            state.deviceGeneration &+= 1
-            return (DeviceHandle(device: record), record.unfinished)
-        }
+    /// Signs a device in to an account as ``connect(deviceID:account:frontEnd:listener:)`` does, with nobody
+    /// attached: what a replay of the journal does.
+    func registerDevice(_ deviceID: String, account: String) {
+        state.withLock { _ = $0.registerDevice(deviceID, account: account) }
     }
 
     /// The unfinished transactions of a device, in the order they arrived.
@@ -288,8 +310,7 @@ public final class SimulatedStore: Sendable {
     /// Sends an event to a device on the lane.
     func send(_ event: DeviceEvent, to deviceID: String) {
         lane.enqueue { [self] in
-            guard let device = state.withLock({ $0.devices[deviceID]?.endpoint.device }) else { return }
-            device.store(self, didProduce: event)
+            emit(event, to: state.withLock { $0.devices[deviceID]?.audience() ?? .none })
         }
     }
 
@@ -299,6 +320,28 @@ public final class SimulatedStore: Sendable {
             state.devices.filter { account == nil || $0.value.account == account }.map(\.key).sorted()
         }
         for id in ids { send(event, to: id) }
+    }
+
+    /// Tells a device's listeners of an event, in attach order, once the journal has committed what they will hear
+    /// of. Call on the lane, outside the state lock.
+    func emit(_ event: DeviceEvent, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didProduce: event) }
+    }
+
+    /// Tells a device's listeners that one transaction changed: ``emit(_:to:)`` of `.updated([transaction])`.
+    func emitUpdate(_ transaction: DeviceTransaction, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didUpdate: transaction) }
+    }
+
+    /// Tells a device's listeners that one finished transaction left: ``emit(_:to:)`` of `.removed([id])`.
+    func emitRemoval(_ transactionID: UInt64, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in listener.connection(connection, didRemove: transactionID) }
     }
 
     static func unknownTransaction(_ id: UInt64) -> StoreSimulatorError {

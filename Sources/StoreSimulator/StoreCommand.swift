@@ -8,16 +8,16 @@ import StoreModels
 /// The binary layout of each command is part of the state file format (docs/durable-state.md): tags and field orders
 /// are never changed or reused, only added.
 enum StoreCommand: Sendable {
-    /// ``SimulatedStore/submit(_:deviceID:)``.
+    /// ``DeviceConnection/submit(_:preparing:)``: a payment added to a device.
     case submit(PaymentRequest, deviceID: String)
-    /// ``SimulatedStore/processPayment(_:deviceID:)``, with the device's answer when asked whether to go on in a
-    /// changed storefront (`true` when it was not asked).
+    /// The store deciding a device's `.purchasing` transaction, with the listeners' answer when asked whether to go
+    /// on in a changed storefront (`true` when they were not asked).
     case processPayment(UInt64, deviceID: String, continues: Bool)
-    /// ``SimulatedStore/finish(_:deviceID:)``.
+    /// ``DeviceConnection/finish(_:)``: a transaction removed from a device.
     case finish(UInt64, deviceID: String)
-    /// ``SimulatedStore/restore(deviceID:applicationUsername:)``.
+    /// ``DeviceConnection/restore(applicationUsername:)``.
     case restore(deviceID: String, applicationUsername: String?)
-    /// ``SimulatedStore/connect(_:account:)``.
+    /// ``SimulatedStore/connect(deviceID:account:frontEnd:listener:)``: a device signed in to an account.
     case connect(deviceID: String, account: String)
     /// ``SimulatedStore/updateSettings(_:)``, with the settings it left.
     case updateSettings(StoreSettings)

@@ -1,6 +1,6 @@
 public import Ledger
 
-/// How a store opened from a state file (``SimulatedStore/init(statePath:durability:configuration:clock:lane:retention:app:signer:)``)
+/// How a store opened from a state file (``SimulatedStore/init(statePath:durability:configuration:clock:lane:retention:app:signer:jwsSigner:)``)
 /// makes its changes durable.
 ///
 /// Every change (a payment added or decided, a transaction finished, a refund, time moving...) is appended to the

@@ -51,8 +51,6 @@ final class StoreJournal: @unchecked Sendable {
     private var lastSequence: Int64
     private var lastTime: Date
     private var changesSinceSnapshot = 0
-    /// Devices in group-commit mode, wrapped so that the journal commits before they hear anything.
-    private var endpoints: [String: JournaledDevice] = [:]
     /// The store, for automatic snapshots.
     private weak var store: SimulatedStore?
 
@@ -389,17 +387,6 @@ final class StoreJournal: @unchecked Sendable {
         }
     }
 
-    /// The endpoint the store keeps for a device: in group-commit mode a wrapper that commits before the device hears
-    /// anything; the device itself otherwise.
-    func endpoint(for device: any StoreDevice) -> any StoreDevice {
-        gate.lock()
-        defer { gate.unlock() }
-        guard committer != nil else { return device }
-        let wrapper = JournaledDevice(device: device, journal: self)
-        endpoints[device.deviceID] = wrapper
-        return wrapper
-    }
-
     // MARK: Snapshots
 
     /// Writes a snapshot of the store's state and removes the journal entries it covers, in one transaction.
@@ -438,7 +425,6 @@ final class StoreJournal: @unchecked Sendable {
         defer {
             committer = nil
             database = nil
-            endpoints.removeAll()
             if failureValue == nil {
                 failureValue = StoreSimulatorError(
                     .stateWriteFailed, "the store was closed; changes made after close() are not saved to \(path)")

@@ -22,12 +22,12 @@ public final class StoreLane: Sendable {
     /// One item of work.
     private enum Item: Sendable {
         case closure(@Sendable () -> Void)
-        case task(any LaneTask, Int, UInt64)
+        case step(DeviceConnection, DeviceConnection.Step, UInt64)
 
         func run() {
             switch self {
             case .closure(let work): work()
-            case .task(let target, let operation, let id): target.runOnLane(operation, id)
+            case .step(let connection, let step, let id): connection.run(step, id)
             }
         }
     }
@@ -71,9 +71,9 @@ public final class StoreLane: Sendable {
         enqueue(.closure(work))
     }
 
-    /// Adds work at the end of the lane: `target.runOnLane(operation, id)`, with no closure to allocate.
-    package func enqueue(_ target: any LaneTask, _ operation: Int, _ id: UInt64) {
-        enqueue(.task(target, operation, id))
+    /// Adds a store step for a connection's transaction at the end of the lane, with no closure to allocate.
+    func enqueue(_ connection: DeviceConnection, _ step: DeviceConnection.Step, _ id: UInt64) {
+        enqueue(.step(connection, step, id))
     }
 
     private func enqueue(_ item: consuming Item) {

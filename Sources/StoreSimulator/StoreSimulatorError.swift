@@ -42,6 +42,11 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
         /// A date or interval is not finite or lies beyond ``StoreModels/ManualClock/latestDate``, the last instant a
         /// store's clock can show and a receipt can hold.
         public static let dateOutOfRange = Code(rawValue: 131)
+        /// The transaction cannot be signed: it is failed, deferred or still being bought, and the App Store signs
+        /// only completed purchases.
+        public static let transactionNotSigned = Code(rawValue: 140)
+        /// Signing a JWS failed (the signer's key cannot sign, or OpenSSL failed); the detail says why.
+        public static let jwsSigningFailed = Code(rawValue: 141)
 
         /// The code's name and number.
         public var description: String {
@@ -49,7 +54,7 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
                 100: "fileNotFound", 101: "invalidJSON", 102: "invalidConfiguration", 110: "unknownProduct",
                 111: "unknownTransaction", 112: "invalidProductType", 113: "noSubscription", 114: "invalidAction",
                 120: "stateUnavailable", 121: "stateCorrupt", 122: "stateTooNew", 123: "stateWriteFailed",
-                130: "tooManyRenewals", 131: "dateOutOfRange",
+                130: "tooManyRenewals", 131: "dateOutOfRange", 140: "transactionNotSigned", 141: "jwsSigningFailed",
             ]
             return "\(names[rawValue] ?? "code") (\(rawValue))"
         }

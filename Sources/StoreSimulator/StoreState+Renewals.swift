@@ -177,7 +177,7 @@ extension StoreState {
         }
         if expiration <= periodStart { expiration = periodStart.addingTimeInterval(info.period.approximateSeconds) }
 
-        let record = TransactionRecord(
+        var record = TransactionRecord(
             id: allocateTransactionID(),
             originalID: subscription.originalID,
             account: subscription.account,
@@ -195,6 +195,7 @@ extension StoreState {
             applicationUsername: latest.applicationUsername,
             autoRenewEnabled: true
         )
+        record.isRenewal = true
         if latest.hasPurchaseIssue || latest.isPendingPriceIncreaseConsent {
             records[latest.id]?.hasPurchaseIssue = false
             records[latest.id]?.isPendingPriceIncreaseConsent = false

@@ -3,12 +3,12 @@ import StoreModels
 
 /// Everything a store knows, kept behind the store's lock.
 struct StoreState: Sendable {
-    /// One device known to the store: its account, its unfinished transactions and, while a queue is open for it, the
-    /// queue.
+    /// One device known to the store: its account, its unfinished transactions in the order they arrived, and the
+    /// front ends attached to it.
     ///
     /// A reference, so that the store's steps change a device in place instead of copying its transactions out of
-    /// `devices` and back, and so that a queue can hold on to its device (``DeviceHandle``) instead of looking it up
-    /// by identifier at every step. It is only read and written under the store's lock, like the rest of the state.
+    /// `devices` and back, and so that a front end's ``DeviceConnection`` holds on to its device instead of looking it
+    /// up by identifier at every step. It is only read and written under the store's lock, like the rest of the state.
     final class Device: @unchecked Sendable {
         /// An unfinished transaction, with the storefront its payment started in while it is `.purchasing`.
         struct Unfinished {
@@ -21,7 +21,8 @@ struct StoreState: Sendable {
         var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
         var queue = IdentifiedQueue<Unfinished>()
-        var endpoint = WeakDevice()
+        /// The connections attached, in attach order; held weakly.
+        private var attachments: [WeakConnection] = []
 
         init(id: String, account: String) {
             self.id = id
@@ -37,6 +38,47 @@ struct StoreState: Sendable {
         /// Adds an unfinished transaction at the end.
         func append(_ transaction: DeviceTransaction, startedIn: Storefront? = nil) {
             queue.append(Unfinished(transaction: transaction, startedIn: startedIn), id: transaction.id)
+        }
+
+        /// Attaches a connection after the others; one attached earlier under the same front-end name stops hearing.
+        func attach(_ connection: DeviceConnection) {
+            attachments.removeAll { entry in
+                guard let attached = entry.connection else { return true }
+                return attached.frontEnd == connection.frontEnd
+            }
+            attachments.append(WeakConnection(connection: connection))
+        }
+
+        /// Detaches a connection.
+        func detach(_ connection: DeviceConnection) {
+            attachments.removeAll { $0.connection == nil || $0.connection === connection }
+        }
+
+        /// Whether a connection is attached.
+        func isAttached(_ connection: DeviceConnection) -> Bool {
+            attachments.contains { $0.connection === connection }
+        }
+
+        /// Whether any front end with a live listener is attached.
+        var hasListeners: Bool {
+            attachments.contains { $0.connection?.currentListener != nil }
+        }
+
+        /// The live listeners, in attach order, with their connections.
+        func audience() -> DeviceAudience {
+            if attachments.count == 1 {
+                guard let connection = attachments[0].connection, let listener = connection.currentListener else {
+                    return .none
+                }
+                return .one(connection, listener)
+            }
+            var all: [(DeviceConnection, any DeviceListener)] = []
+            for entry in attachments {
+                guard let connection = entry.connection, let listener = connection.currentListener else { continue }
+                all.append((connection, listener))
+            }
+            if all.count > 1 { return .many(all) }
+            return all.first.map { .one($0.0, $0.1) } ?? .none
         }
 
         /// Removes the unfinished transactions that satisfy a predicate.
@@ -61,11 +103,9 @@ struct StoreState: Sendable {
     /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
     /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
     var sharedRecordIDs = Set<UInt64>()
-    /// The devices by identifier. Entries are added, never replaced or removed: queues hold on to their device
-    /// through a ``DeviceHandle``.
+    /// The devices by identifier, each filed under its account. Entries are added, never replaced or removed:
+    /// connections hold on to their device.
     var devices = DeviceDirectory()
-    /// Counts connections, so that a move of the clock knows when the devices of an account may have changed.
-    var deviceGeneration: UInt64 = 0
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
     var subscriptions = SubscriptionBook()
@@ -87,6 +127,14 @@ struct StoreState: Sendable {
     mutating func device(_ id: String) -> Device {
         if let device = devices[id] { return device }
         let device = Device(id: id, account: SimulatedStore.defaultAccount)
+        devices[id] = device
+        return device
+    }
+
+    /// The device with an identifier, made if new, signed in to `account` and filed under it.
+    mutating func registerDevice(_ id: String, account: String) -> Device {
+        let device = devices[id] ?? Device(id: id, account: account)
+        device.account = account
         devices[id] = device
         return device
     }
@@ -140,8 +188,12 @@ struct StoreState: Sendable {
     }
 }
 
-/// A weak reference to a device, so that a closed queue is not kept alive by its store.
-struct WeakDevice: @unchecked Sendable {
-    // @unchecked: the reference is only read and written under the store's lock; StoreDevice itself is Sendable.
-    weak var device: (any StoreDevice)?
+/// A weak reference to a connection, so that a front end that went away is not kept alive by its store. A class, so
+/// that reading the reference loads it in place instead of copying the weak reference out of an array first.
+final class WeakConnection: Sendable {
+    weak let connection: DeviceConnection?
+
+    init(connection: DeviceConnection) {
+        self.connection = connection
+    }
 }

@@ -5,16 +5,6 @@ import Testing
 
 @testable import StoreSimulator
 
-/// A device that keeps nothing: a store needs one open to deliver to.
-private final class SilentDevice: StoreDevice, Sendable {
-    let deviceID: String
-    init(_ id: String) { deviceID = id }
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    { true }
-}
-
 @Suite("Account settings and price consent in a state file")
 struct AccountSettingsStateTests {
     @Test(
@@ -26,8 +16,8 @@ struct AccountSettingsStateTests {
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         var store = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
-        let device = SilentDevice("child-device")
-        _ = store.connect(device, account: "child")
+        let (device, listener) = store.silentConnection("child-device", account: "child")
+        defer { withExtendedLifetime((device, listener)) {} }
         store.updateAccountSettings("child") {
             $0.paymentsAllowed = false
             $0.askToBuyEnabled = true

@@ -4,52 +4,113 @@ import StoreSimulator
 import Synchronization
 import Testing
 
-/// A device that implements only the required methods, and writes down every event.
-private final class EventLog: StoreDevice, Sendable {
-    let deviceID: String
+/// A listener that implements only the required method, and writes down every event.
+private final class EventLog: DeviceListener, Sendable {
     private let log = Mutex<[DeviceEvent]>([])
-
-    init(_ deviceID: String) { self.deviceID = deviceID }
 
     var events: [DeviceEvent] { log.withLock { $0 } }
 
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         log.withLock { $0.append(event) }
     }
-
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    { true }
 }
 
 @Suite("Device events")
 struct DeviceEventTests {
-    @Test("A device that only handles events hears a decided payment as updated and a finished one as removed")
+    @Test("A listener that only handles events hears a payment purchasing, then decided, and a finished one removed")
     func defaultEvents() throws {
         let store = SimulatedStore(lane: .manual)
-        let device = EventLog("phone")
-        #expect(store.connect(device).isEmpty)
-        let submitted = store.submit(PaymentRequest(productID: "com.example.coins100"), deviceID: "phone")
-        #expect(submitted.state == .purchasing)
-        store.processPayment(submitted.id, deviceID: "phone")
-        let decided = try #require(store.unfinishedTransactions(deviceID: "phone").first)
+        let log = EventLog()
+        let device = store.connect(deviceID: "phone", frontEnd: "tests", listener: log)
+        #expect(device.unfinishedTransactions.isEmpty)
+        let id = device.submit(PaymentRequest(productID: "com.example.coins100"))
+        let purchasing = try #require(device.unfinishedTransaction(id))
+        #expect(purchasing.state == .purchasing)
+        #expect(log.events.isEmpty, "the store reports on its lane")
+        store.runUntilIdle()
+        let decided = try #require(device.unfinishedTransactions.first)
         #expect(decided.state == .purchased)
-        #expect(device.events == [.updated([decided])])
-        #expect(store.finish(submitted.id, deviceID: "phone"))
-        #expect(device.events == [.updated([decided]), .removed([submitted.id])])
-        #expect(!store.finish(submitted.id, deviceID: "phone"), "finishing twice finds nothing")
-        #expect(device.events.count == 2)
+        #expect(log.events == [.updated([purchasing]), .updated([decided])])
+        device.finish(id)
+        store.runUntilIdle()
+        #expect(log.events == [.updated([purchasing]), .updated([decided]), .removed([id])])
+        #expect(device.unfinishedTransactions.isEmpty)
+        device.finish(id)
+        store.runUntilIdle()
+        #expect(log.events.count == 3, "finishing twice finds nothing")
     }
 
-    @Test("A payment for a device the store does not know yet is kept for it, and decided when it connects")
-    func unknownDevice() throws {
+    @Test("Two front ends of one device each hear every event once, in store order; one finishing removes for both")
+    func twoFrontEnds() throws {
         let store = SimulatedStore(lane: .manual)
-        let submitted = store.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "tablet")
-        store.processPayment(submitted.id, deviceID: "tablet")
-        let device = EventLog("tablet")
-        let unfinished = store.connect(device)
-        #expect(unfinished.map(\.id) == [submitted.id])
-        #expect(unfinished.first?.state == .purchased)
-        #expect(device.events.isEmpty, "what was decided before the device connected is in what connect returns")
+        let first = EventLog()
+        let second = EventLog()
+        let one = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: first)
+        let two = store.connect(deviceID: "phone", frontEnd: "StoreKit 2", listener: second)
+        let coins = one.submit(PaymentRequest(productID: "com.example.coins100"))
+        let pro = two.submit(PaymentRequest(productID: "com.example.pro"))
+        store.runUntilIdle()
+        #expect(one.unfinishedTransactions.map(\.id) == [coins, pro])
+        #expect(two.unfinishedTransactions == one.unfinishedTransactions, "one set of unfinished transactions")
+        two.finish(coins)
+        store.runUntilIdle()
+        #expect(one.unfinishedTransactions.map(\.id) == [pro])
+        let states = first.events.map { event -> String in
+            switch event {
+            case .updated(let transactions): transactions.map { "\($0.id) \($0.state)" }.joined()
+            case .removed(let ids): "removed \(ids)"
+            default: "other"
+            }
+        }
+        #expect(
+            states == [
+                "\(coins) purchasing", "\(coins) purchased", "\(pro) purchasing", "\(pro) purchased",
+                "removed [\(coins)]",
+            ])
+        #expect(second.events == first.events, "the same events, each once, in the same order")
+    }
+
+    @Test("A front end attached under the name of one already attached takes over; others keep listening")
+    func takeOver() throws {
+        let store = SimulatedStore(lane: .manual)
+        let old = EventLog()
+        let other = EventLog()
+        let relaunched = EventLog()
+        let oldConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: old)
+        let otherConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 2", listener: other)
+        let newConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: relaunched)
+        #expect(!oldConnection.isAttached)
+        #expect(otherConnection.isAttached && newConnection.isAttached)
+        newConnection.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(relaunched.events.count == 2, "purchasing, then purchased")
+        #expect(other.events == relaunched.events)
+        oldConnection.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(old.events.isEmpty, "the earlier one hears nothing more, though it may still act")
+        #expect(relaunched.events.count == 3, "its payment is decided; purchasing was for the front end that left")
+        #expect(other.events == relaunched.events)
+        newConnection.disconnect()
+        otherConnection.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(relaunched.events.count == 3, "a disconnected front end hears nothing")
+        #expect(other.events.count == 5)
+    }
+
+    @Test("A device's transactions outlive its front end; a payment left purchasing is decided when one connects")
+    func reconnect() throws {
+        let store = SimulatedStore(lane: .manual)
+        var first: EventLog? = EventLog()
+        let connection = store.connect(deviceID: "tablet", frontEnd: "tests", listener: first!)
+        let pro = connection.submit(PaymentRequest(productID: "com.example.pro"))
+        first = nil  // the app went away before the store ran
+        store.runUntilIdle()
+        let decided = try #require(connection.unfinishedTransaction(pro))
+        #expect(decided.state == .purchased)
+        let late = EventLog()
+        let again = store.connect(deviceID: "tablet", frontEnd: "tests", listener: late)
+        #expect(again.unfinishedTransactions == [decided])
+        store.runUntilIdle()
+        #expect(late.events.isEmpty, "what was decided before it connected is in its unfinished transactions")
     }
 }

@@ -72,8 +72,11 @@ struct DurableStoreTests {
             #expect(durable.durabilityError == nil, "round \(round)")
         }
         // Identifiers go on from where they were: the next payment gets the same identifier in both.
-        let next = memory.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "d1")
-        #expect(durable.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "d1").id == next.id)
+        let (memoryDevice, memoryListener) = memory.silentConnection("d1")
+        let (durableDevice, durableListener) = durable.silentConnection("d1")
+        let next = memoryDevice.submitNow(PaymentRequest(productID: "com.example.pro"))
+        #expect(durableDevice.submitNow(PaymentRequest(productID: "com.example.pro")).id == next.id)
+        withExtendedLifetime((memoryListener, durableListener)) {}
         try durable.close()
     }
 
@@ -88,6 +91,10 @@ struct DurableStoreTests {
         func changes() throws -> Int { try ledger.read { txn in try txn.logCount(in: StoreJournal.logName) } }
         // The state after each number of recorded changes.
         var states = [0: try fingerprint(store)]
+        // Nobody listens, so that no event commits early and every change is one step of this loop.
+        let (device, _) = store.silentConnection("d1")
+        device.disconnect()
+        states[try changes()] = try fingerprint(store)
         var generator = SeededRandom(seed: UInt64(groupSize))
         var committed = 0
         for index in 1...150 {
@@ -95,14 +102,14 @@ struct DurableStoreTests {
             let unfinished = store.unfinishedTransactions(deviceID: "d1")
             switch pick {
             case 0..<35:
-                _ = store.submit(PaymentRequest(productID: StoreWorkload.products[pick % 5]), deviceID: "d1")
+                _ = device.submitNow(PaymentRequest(productID: StoreWorkload.products[pick % 5]))
             case 35..<60:
                 if let purchasing = unfinished.first(where: { $0.state == .purchasing }) {
-                    store.processPayment(purchasing.id, deviceID: "d1")
+                    device.processNow(purchasing.id)
                 }
             case 60..<80:
                 if let done = unfinished.first(where: { $0.state != .purchasing && $0.state != .deferred }) {
-                    store.finish(done.id, deviceID: "d1")
+                    device.finishNow(done.id)
                 }
             case 80..<90:
                 _ = try? store.buyProduct("com.example.coins100")
@@ -140,27 +147,25 @@ struct DurableStoreTests {
         let path = directory.file("state.sqlite")
         let store = try SimulatedStore(
             statePath: path, durability: StoreDurability(commit: .group(every: 1000)), lane: .manual)
-        final class CheckingDevice: StoreDevice, @unchecked Sendable {
-            let deviceID = "checking"
-            weak var store: SimulatedStore?
+        final class CheckingDevice: DeviceListener, @unchecked Sendable {
             let pendingWhenHeard = Mutex<[Int]>([])
-            func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
-                pendingWhenHeard.withLock { $0.append(store.pendingChanges) }
+            func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
+                pendingWhenHeard.withLock { $0.append(connection.store.pendingChanges) }
             }
-            func store(_ store: SimulatedStore, shouldContinue: DeviceTransaction, in: Storefront) -> Bool { true }
         }
         let device = CheckingDevice()
-        _ = store.connect(device)
+        let connection = store.connect(deviceID: "checking", frontEnd: "tests", listener: device)
         for _ in 0..<5 {
-            let transaction = store.submit(PaymentRequest(productID: "com.example.coins100"), deviceID: "checking")
-            #expect(store.pendingChanges > 0, "recorded, not yet committed")
-            store.processPayment(transaction.id, deviceID: "checking")
-            store.finish(transaction.id, deviceID: "checking")
+            connection.submit(PaymentRequest(productID: "com.example.coins100")) { _ in
+                #expect(store.pendingChanges > 0, "recorded, not yet committed")
+            }
+            store.runUntilIdle()
+            for transaction in connection.unfinishedTransactions { connection.finish(transaction.id) }
         }
         _ = try store.buyProduct("com.example.pro")
         store.runUntilIdle()
         let heard = device.pendingWhenHeard.withLock { $0 }
-        #expect(heard.count == 11)
+        #expect(heard.count == 16, "purchasing, purchased and removed of five payments, and the purchase elsewhere")
         #expect(heard.allSatisfy { $0 == 0 }, "committed before each event: \(heard)")
         try store.close()
         let reopened = try SimulatedStore(statePath: path, lane: .manual)
@@ -178,8 +183,10 @@ struct DurableStoreTests {
             sourceName: "gems")
         let clock = ManualClock()
         let store = try SimulatedStore(statePath: path, configuration: catalog, clock: clock, lane: .manual)
+        let (nobody, listener) = store.silentConnection("nobody")
         clock.advance(by: 3600)  // moved directly: recorded when the store is flushed or closed
-        store.processPayment(42, deviceID: "nobody")  // records nothing, and does not hide the move
+        nobody.processNow(42)  // records nothing, and does not hide the move
+        withExtendedLifetime(listener) {}
         try store.close()
         let laterClock = ManualClock()
         let reopened = try SimulatedStore(statePath: path, configuration: .demo, clock: laterClock, lane: .manual)

@@ -4,16 +4,6 @@ import Testing
 
 @testable import StoreSimulator
 
-/// A device that keeps nothing: a store delivers renewals only to devices it knows.
-private final class QuietDevice: StoreDevice, Sendable {
-    let deviceID: String
-    init(_ id: String) { deviceID = id }
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {}
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    { true }
-}
-
 @Suite("The store's indexes of records and devices")
 struct RecordIndexTests {
     private static func record(_ id: UInt64, account: String, product: String, type: ProductType = .consumable)
@@ -63,27 +53,28 @@ struct RecordIndexTests {
     @Test("Renewals reach the devices signed in to the account now, after a device moves to another account")
     func renewalsFollowDeviceAccounts() throws {
         let store = SimulatedStore(lane: .manual)
-        let moving = QuietDevice("device-moving")
-        let staying = QuietDevice("device-staying")
-        _ = store.connect(moving, account: "alice")
-        _ = store.connect(staying, account: "alice")
+        let moving = "device-moving"
+        let staying = "device-staying"
+        let alicesFirst = store.silentConnection(moving, account: "alice")
+        let alicesSecond = store.silentConnection(staying, account: "alice")
         let alice = try store.buyProduct("com.example.premium.monthly", account: "alice")
         let bob = try store.buyProduct("com.example.premium.monthly", account: "bob")
         // The first period (a week's free trial) ends, and each subscription renews once.
         try store.advance(by: 8 * 86_400)
         store.runUntilIdle()
-        func renewals(_ device: QuietDevice) -> [UInt64] {
-            store.unfinishedTransactions(deviceID: device.deviceID).compactMap(\.originalID)
+        func renewals(_ deviceID: String) -> [UInt64] {
+            store.unfinishedTransactions(deviceID: deviceID).compactMap(\.originalID)
         }
         #expect(renewals(moving) == [alice.id])
         #expect(renewals(staying) == [alice.id])
 
         // The device signs in to bob's account: the next renewals of bob reach it, alice's no longer do.
-        _ = store.connect(moving, account: "bob")
+        let bobs = store.silentConnection(moving, account: "bob")
         try store.advance(by: 31 * 86_400)
         store.runUntilIdle()
         #expect(renewals(moving) == [alice.id, bob.id])
         #expect(renewals(staying) == [alice.id, alice.id])
-        #expect(store.account(ofDevice: moving.deviceID) == "bob")
+        #expect(store.account(ofDevice: moving) == "bob")
+        withExtendedLifetime((alicesFirst, alicesSecond, bobs)) {}
     }
 }

@@ -31,7 +31,7 @@ private let catalog: StoreConfiguration = {
 }()
 
 /// A device that records what the store tells it.
-private final class RecordingDevice: StoreDevice, @unchecked Sendable {
+private final class RecordingDevice: DeviceListener, @unchecked Sendable {
     let deviceID: String
     private let log = Mutex<[DeviceEvent]>([])
     private let waiter = Mutex<(count: Int, continuation: CheckedContinuation<Void, Never>)?>(nil)
@@ -47,7 +47,7 @@ private final class RecordingDevice: StoreDevice, @unchecked Sendable {
         }
     }
 
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         let count = log.withLock { log in
             log.append(event)
             return log.count
@@ -58,12 +58,6 @@ private final class RecordingDevice: StoreDevice, @unchecked Sendable {
             return pending.continuation
         }
         ready?.resume()
-    }
-
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    {
-        true
     }
 
     /// Waits until the device has heard `count` events.
@@ -162,7 +156,8 @@ struct RenewalScheduleTests {
         let clock = SettableClock()
         let store = SimulatedStore(configuration: catalog, clock: clock, lane: .dispatch(DispatchQueue(label: "lane")))
         let device = RecordingDevice("device")
-        _ = store.connect(device)
+        let connection = store.connect(deviceID: device.deviceID, frontEnd: "tests", listener: device)
+        defer { withExtendedLifetime(connection) {} }
         store.startProcessingDueEvents(every: 0.001)
         defer { store.stopProcessingDueEvents() }
         #expect(store.isProcessingDueEvents)
@@ -180,7 +175,8 @@ struct RenewalScheduleTests {
     func renewalsQueueOnDevices() throws {
         let store = SimulatedStore(configuration: catalog, lane: .manual)
         let device = RecordingDevice("phone")
-        _ = store.connect(device)
+        let connection = store.connect(deviceID: device.deviceID, frontEnd: "tests", listener: device)
+        defer { withExtendedLifetime(connection) {} }
         try store.buyProduct("weekly")
         try store.advance(by: 7 * day)
         store.runUntilIdle()
@@ -208,7 +204,8 @@ struct RenewalScheduleTests {
     func refundRevocations() throws {
         let store = SimulatedStore(configuration: catalog, lane: .manual)
         let device = RecordingDevice("phone")
-        _ = store.connect(device)
+        let connection = store.connect(deviceID: device.deviceID, frontEnd: "tests", listener: device)
+        defer { withExtendedLifetime(connection) {} }
         let weekly = try store.buyProduct("weekly")
         try store.expireSubscription(productID: "weekly")
         let refunded = try store.refund(weekly.id, reason: .developerIssue)

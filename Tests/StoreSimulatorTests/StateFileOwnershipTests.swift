@@ -34,8 +34,10 @@ struct StateFileOwnershipTests {
         defer { directory.remove() }
         let path = directory.file("state.sqlite")
         let store = try SimulatedStore(statePath: path, lane: .manual)
-        let transaction = store.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "device")
-        store.processPayment(transaction.id, deviceID: "device")
+        let (device, listener) = store.silentConnection("device")
+        device.submit(PaymentRequest(productID: "com.example.pro"))
+        store.runUntilIdle()
+        withExtendedLifetime((device, listener)) {}
         let error = #expect(throws: StoreSimulatorError(.stateUnavailable, "")) {
             _ = try SimulatedStore(statePath: path, lane: .manual)
         }

@@ -13,13 +13,14 @@ struct StateFileTests {
     @discardableResult
     static func makeStateFile(at path: String, purchases: Int = 60) throws -> [TransactionRecord] {
         let store = try SimulatedStore(statePath: path, lane: .manual)
+        let (device, listener) = store.silentConnection("device")
+        defer { withExtendedLifetime((device, listener)) {} }
         for index in 0..<purchases {
             let product = index % 3 == 0 ? "com.example.season" : "com.example.coins100"
-            let transaction = store.submit(
-                PaymentRequest(productID: product, applicationUsername: String(repeating: "u", count: 200)),
-                deviceID: "device")
-            store.processPayment(transaction.id, deviceID: "device")
-            if index % 2 == 0 { store.finish(transaction.id, deviceID: "device") }
+            let transaction = device.submitNow(
+                PaymentRequest(productID: product, applicationUsername: String(repeating: "u", count: 200)))
+            device.processNow(transaction.id)
+            if index % 2 == 0 { device.finishNow(transaction.id) }
         }
         let history = store.allTransactions()
         try store.close()
@@ -165,8 +166,10 @@ struct StateFileTests {
         let path = directory.file("v1.sqlite")
         try LedgerVersion1.makeDatabase(at: path)
         let store = try SimulatedStore(statePath: path, lane: .manual)
-        let transaction = store.submit(PaymentRequest(productID: "com.example.pro"), deviceID: "device")
-        store.processPayment(transaction.id, deviceID: "device")
+        let (device, listener) = store.silentConnection("device")
+        let transaction = device.submitNow(PaymentRequest(productID: "com.example.pro"))
+        device.processNow(transaction.id)
+        withExtendedLifetime((device, listener)) {}
         let ledger = try #require(store.ledger)
         // The application's own data from before is still there, and the stamps of schema 2 work.
         try ledger.write { txn throws in

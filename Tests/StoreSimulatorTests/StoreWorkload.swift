@@ -5,22 +5,29 @@ import Synchronization
 
 /// A device that hears everything and answers the storefront question by the parity of the transaction identifier,
 /// so that two stores given the same devices get the same answers.
-final class WorkloadDevice: StoreDevice, @unchecked Sendable {
+final class WorkloadDevice: DeviceListener, @unchecked Sendable {
     let deviceID: String
     private let heard = Mutex(0)
+    /// The connection to the store it was last connected to.
+    private(set) var connection: DeviceConnection?
 
     init(_ deviceID: String) { self.deviceID = deviceID }
+
+    /// Connects to a store, signed in to an account.
+    func connect(to store: SimulatedStore, account: String) {
+        connection = store.connect(deviceID: deviceID, account: account, frontEnd: "workload", listener: self)
+    }
 
     /// How many events it heard.
     var events: Int { heard.withLock { $0 } }
 
-    func store(_ store: SimulatedStore, didProduce event: DeviceEvent) {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         heard.withLock { $0 += 1 }
     }
 
-    func store(_ store: SimulatedStore, shouldContinue transaction: DeviceTransaction, in storefront: Storefront)
-        -> Bool
-    {
+    func connection(
+        _ connection: DeviceConnection, shouldContinue transaction: DeviceTransaction, in storefront: Storefront
+    ) -> Bool {
         transaction.id % 2 == 0
     }
 }
@@ -47,7 +54,7 @@ struct StoreWorkload {
         var devices: [WorkloadDevice] = []
         for (id, account) in Self.devices {
             let device = WorkloadDevice(id)
-            _ = store.connect(device, account: account)
+            device.connect(to: store, account: account)
             devices.append(device)
         }
         connected[ObjectIdentifier(store)] = devices
@@ -72,23 +79,25 @@ struct StoreWorkload {
     ) {
         func nth<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(pick % UInt64(items.count))] }
         let history = store.allTransactions()
+        // The store's steps one at a time, so that payments stay `.purchasing` across steps and storefront changes.
+        let device = connected[ObjectIdentifier(store)]!.first { $0.deviceID == deviceID }!.connection!
         switch choice {
         case 0..<22:
             let request = PaymentRequest(
                 productID: product, quantity: Int(pick % 3) + 1, applicationUsername: pick % 5 == 0 ? "user" : nil,
                 simulatesAskToBuy: pick % 11 == 0)
-            let transaction = store.submit(request, deviceID: deviceID)
-            if pick % 4 != 0 { store.processPayment(transaction.id, deviceID: deviceID) }
+            let transaction = device.submitNow(request)
+            if pick % 4 != 0 { device.processNow(transaction.id) }
         case 22..<30:
             let purchasing = store.unfinishedTransactions(deviceID: deviceID).filter { $0.state == .purchasing }
-            if let transaction = nth(purchasing) { store.processPayment(transaction.id, deviceID: deviceID) }
+            if let transaction = nth(purchasing) { device.processNow(transaction.id) }
         case 30..<42:
             let finishable = store.unfinishedTransactions(deviceID: deviceID).filter {
                 $0.state != .purchasing && $0.state != .deferred
             }
-            if let transaction = nth(finishable) { store.finish(transaction.id, deviceID: deviceID) }
+            if let transaction = nth(finishable) { device.finishNow(transaction.id) }
         case 42..<46:
-            store.restore(deviceID: deviceID, applicationUsername: pick % 2 == 0 ? nil : "user")
+            device.restoreNow(applicationUsername: pick % 2 == 0 ? nil : "user")
         case 46..<52:
             _ = try? store.buyProduct(product, account: account)
         case 52..<62:

@@ -93,9 +93,10 @@ struct SubscriptionChangeTests {
         let store = store()
         let first = try store.buyProduct("plus.monthly")
         store.updateSettings { $0.interruptedPurchasesEnabled = true }
-        let device = store.submit(PaymentRequest(productID: "plus.family"), deviceID: "phone")
-        store.processPayment(device.id, deviceID: "phone")
+        let (device, listener) = store.silentConnection("phone")
+        device.submit(PaymentRequest(productID: "plus.family"))
         store.runUntilIdle()
+        withExtendedLifetime((device, listener)) {}
         store.updateSettings { $0.interruptedPurchasesEnabled = false }
         #expect(store.subscription(groupID: "g")?.productID == "plus.monthly", "nothing changed while interrupted")
         let interrupted = try #require(store.allTransactions().last { $0.state == .failed && $0.hasPurchaseIssue })

@@ -124,11 +124,14 @@ extension BenchmarkSuite {
     }
 }
 
-/// Consumable purchases on a durable store with no device connected: submit, processPayment, finish.
+/// Consumable purchases on a durable store, through a device connection whose listener hears nothing: submit, the
+/// store's decision on the lane, finish.
 private final class DurablePurchases {
     private let directory: String?
     private let store: SimulatedStore
     private let request = PaymentRequest(productID: "com.example.coins100")
+    private let listener = SilentListener()
+    private lazy var device = store.connect(deviceID: "bench", frontEnd: "bench", listener: listener)
 
     /// A durable store on a new file in a directory of its own, removed when the workload is dropped.
     init(
@@ -162,9 +165,11 @@ private final class DurablePurchases {
     func run(_ count: Int) -> Int {
         var finished = 0
         for _ in 0..<count {
-            let transaction = store.submit(request, deviceID: "bench")
-            store.processPayment(transaction.id, deviceID: "bench")
-            if store.finish(transaction.id, deviceID: "bench") { finished += 1 }
+            let id = device.submit(request)
+            store.runUntilIdle()
+            device.finish(id)
+            store.runUntilIdle()
+            if device.unfinishedTransaction(id) == nil { finished += 1 }
         }
         do {
             try store.flush()
@@ -199,6 +204,11 @@ private final class DurablePurchases {
 
 /// The baseline: raw SQLite inserting rows into a table of the Ledger log's schema, in WAL mode with
 /// `synchronous=FULL`, committing every `rowsPerCommit` rows. Owns its connection and statements.
+/// A listener that hears nothing.
+private final class SilentListener: DeviceListener {
+    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {}
+}
+
 private final class RawSQLiteLog {
     private let directory: String
     private var database: OpaquePointer?

@@ -1,0 +1,263 @@
+public import Foundation
+public import ReceiptKit
+public import StoreModels
+
+/// How the store's records become the payloads Apple signs: a ``StoreModels/TransactionRecord`` becomes a
+/// ``ReceiptKit/JWSTransaction``, a ``SubscriptionState`` a ``ReceiptKit/JWSRenewalInfo``, the app an
+/// ``ReceiptKit/JWSAppTransaction``, with Apple's keys and wire values (identifiers as strings of digits, dates in
+/// whole milliseconds, prices in milli-units of the currency).
+///
+/// The mapping is pure: the same inputs give the same payload. ``SimulatedStore`` uses it to sign; tests and other
+/// layers can use it to see what the store would sign. `docs/jws.md` lists the field mapping.
+public struct SignedPayloadMapping: Sendable, Hashable {
+    /// The app: its bundle identifier and versions.
+    public var app: AppIdentity
+    /// The environment the payloads name: `Sandbox`, or `Xcode` for Xcode-shaped signing.
+    public var environment: JWSEnvironment
+    /// The storefront the payloads name, and whose currency prices are in.
+    public var storefront: Storefront
+    /// The catalog that gives products' groups, prices and offers.
+    public var catalog: StoreCatalog
+
+    /// When the App Store sandbox says every app was first bought: 2013-08-01T07:00:00Z, as Apple's sandbox app
+    /// transactions report.
+    public static let sandboxOriginalPurchaseDate = Date(timeIntervalSince1970: 1_375_340_400)
+
+    /// Creates a mapping.
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - environment: The environment the payloads name.
+    ///   - storefront: The storefront the payloads name.
+    ///   - catalog: The catalog.
+    public init(app: AppIdentity, environment: JWSEnvironment, storefront: Storefront, catalog: StoreCatalog) {
+        self.app = app
+        self.environment = environment
+        self.storefront = storefront
+        self.catalog = catalog
+    }
+
+    // MARK: Transactions
+
+    /// The signed-transaction payload of a record.
+    ///
+    /// - Parameters:
+    ///   - record: The record; the store signs only purchased ones.
+    ///   - signedDate: The store's clock when it signs.
+    /// - Returns: The payload.
+    public func transaction(_ record: TransactionRecord, signedDate: Date) -> JWSTransaction {
+        let product = catalog.product(record.productID)
+        var payload = JWSTransaction()
+        payload.transactionId = String(record.id)
+        payload.originalTransactionId = String(record.originalID)
+        payload.webOrderLineItemId = record.webOrderLineItemID.map { String($0) }
+        payload.bundleId = app.bundleIdentifier
+        payload.productId = record.productID
+        payload.subscriptionGroupIdentifier =
+            record.productType == .autoRenewableSubscription ? product?.subscription?.groupID : nil
+        payload.purchaseDate = JWSDate(record.purchaseDate)
+        payload.originalPurchaseDate = JWSDate(record.originalPurchaseDate)
+        payload.expiresDate = record.expirationDate.map(JWSDate.init)
+        payload.quantity = Int32(clamping: record.quantity)
+        payload.type = Self.productType(record.productType)
+        payload.appAccountToken = Self.appAccountToken(record.applicationUsername)
+        payload.inAppOwnershipType = .purchased
+        payload.signedDate = JWSDate(signedDate)
+        if let revoked = record.cancellationDate, !(record.isUpgraded && record.revocationReason == nil) {
+            payload.revocationDate = JWSDate(revoked)
+            payload.revocationReason = JWSTransaction.RevocationReason(
+                rawValue: (record.revocationReason ?? .other).rawValue)
+        }
+        if record.isUpgraded { payload.isUpgraded = true }
+        applyOffer(of: record, product: product, to: &payload)
+        payload.environment = environment
+        payload.transactionReason = Self.isRenewal(record) ? .renewal : .purchase
+        payload.storefront = storefront.countryCode
+        payload.storefrontId = storefront.identifier
+        if let product {
+            payload.price = Self.milliUnits(SimulatedStore.amountCharged(by: record, product: product))
+            payload.currency = currency
+        }
+        payload.appTransactionId = Self.appTransactionID(account: record.account)
+        return payload
+    }
+
+    /// Whether a record is a renewal: a period the store renewed by itself (``StoreModels/TransactionRecord/isRenewal``).
+    /// Records of older state files, which do not say, count as renewals when they are a later period of an
+    /// auto-renewable subscription that was not bought on a device.
+    public static func isRenewal(_ record: TransactionRecord) -> Bool {
+        record.isRenewal
+            ?? (record.productType == .autoRenewableSubscription && record.id != record.originalID
+                && record.deviceID == nil)
+    }
+
+    private func applyOffer(of record: TransactionRecord, product: ProductDefinition?, to payload: inout JWSTransaction)
+    {
+        let offer: ProductOffer?
+        if let identifier = record.promotionalOfferID {
+            payload.offerType = .promotional
+            payload.offerIdentifier = identifier
+            offer = product?.subscription?.promotionalOffer(identifier: identifier)
+        } else if record.isTrialPeriod || record.isInIntroOfferPeriod {
+            payload.offerType = .introductory
+            offer = product?.subscription?.introductoryOffer
+        } else {
+            return
+        }
+        if let offer {
+            payload.offerDiscountType = Self.discountType(offer.paymentMode)
+            payload.offerPeriod = Self.duration(of: offer)
+        } else if record.isTrialPeriod {
+            payload.offerDiscountType = .freeTrial
+        }
+    }
+
+    // MARK: Renewal info
+
+    /// The signed-renewal-info payload of a subscription.
+    ///
+    /// - Parameters:
+    ///   - subscription: The subscription of one account in one group.
+    ///   - history: The account's records (for the latest period's app account token and the start of the current run
+    ///     of continuous subscription); records of other subscriptions are ignored.
+    ///   - signedDate: The store's clock when it signs.
+    /// - Returns: The payload.
+    public func renewalInfo(_ subscription: SubscriptionState, history: [TransactionRecord], signedDate: Date)
+        -> JWSRenewalInfo
+    {
+        let periods = history.filter { $0.originalID == subscription.originalID && $0.state == .purchased }
+            .sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+        let latest = periods.last { $0.id == subscription.latestRecordID } ?? periods.last
+        var payload = JWSRenewalInfo()
+        payload.originalTransactionId = String(subscription.originalID)
+        payload.productId = subscription.productID
+        payload.autoRenewProductId = subscription.renewalProductID
+        payload.autoRenewStatus = subscription.autoRenew ? .on : .off
+        payload.isInBillingRetryPeriod = subscription.phase == .billingRetry || subscription.phase == .gracePeriod
+        payload.gracePeriodExpiresDate =
+            subscription.phase == .gracePeriod ? subscription.gracePeriodEndsAt.map(JWSDate.init) : nil
+        if subscription.phase == .expired {
+            payload.expirationIntent = Self.expirationIntent(subscription, latest: latest)
+        } else {
+            payload.renewalDate = JWSDate(subscription.expiresAt)
+        }
+        if subscription.pendingPriceIncrease { payload.priceIncreaseStatus = .notResponded }
+        let renewalProduct = catalog.product(subscription.renewalProductID)
+        var renewalPrice = renewalProduct?.price
+        if let offer = subscription.offer, subscription.offerPeriodsLeft > 0 {
+            payload.offerType = offer.kind == .promotional ? .promotional : .introductory
+            payload.offerIdentifier = offer.kind == .promotional ? offer.identifier : nil
+            payload.offerDiscountType = Self.discountType(offer.paymentMode)
+            payload.offerPeriod = Self.duration(of: offer)
+            renewalPrice = offer.paymentMode == .freeTrial ? 0 : offer.price
+        }
+        if let renewalPrice {
+            payload.renewalPrice = Self.milliUnits(renewalPrice)
+            payload.currency = currency
+        }
+        payload.recentSubscriptionStartDate = Self.recentStart(of: periods).map(JWSDate.init)
+        payload.signedDate = JWSDate(signedDate)
+        payload.environment = environment
+        payload.appAccountToken = Self.appAccountToken(latest?.applicationUsername)
+        payload.appTransactionId = Self.appTransactionID(account: subscription.account)
+        return payload
+    }
+
+    private static func expirationIntent(_ subscription: SubscriptionState, latest: TransactionRecord?)
+        -> JWSRenewalInfo.ExpirationIntent
+    {
+        if let latest, latest.cancellationDate != nil, !latest.isUpgraded { return .other }
+        if !subscription.autoRenew { return .customerCancelled }
+        if subscription.billingIssueStartedAt != nil || latest?.hasPurchaseIssue == true { return .billingError }
+        return .other
+    }
+
+    /// The purchase date of the first period of the latest run of periods with no gap between them.
+    private static func recentStart(of periods: [TransactionRecord]) -> Date? {
+        guard var start = periods.last?.purchaseDate else { return nil }
+        for period in periods.dropLast().reversed() {
+            guard let end = period.expirationDate, end >= start else { break }
+            start = min(start, period.purchaseDate)
+        }
+        return start
+    }
+
+    // MARK: App transaction
+
+    /// The signed-app-transaction payload of an account.
+    ///
+    /// - Parameters:
+    ///   - account: The account.
+    ///   - signedDate: The store's clock when it signs; also the receipt creation date.
+    /// - Returns: The payload.
+    public func appTransaction(account: String, signedDate: Date) -> JWSAppTransaction {
+        var payload = JWSAppTransaction()
+        payload.receiptType = environment
+        payload.appAppleId = 0
+        payload.bundleId = app.bundleIdentifier
+        payload.applicationVersion = app.applicationVersion
+        payload.versionExternalIdentifier = 0
+        payload.receiptCreationDate = JWSDate(signedDate)
+        payload.originalPurchaseDate = JWSDate(Self.sandboxOriginalPurchaseDate)
+        payload.originalApplicationVersion = app.originalApplicationVersion
+        payload.appTransactionId = Self.appTransactionID(account: account)
+        payload.originalPlatform = "iOS"
+        return payload
+    }
+
+    /// The app transaction identifier of an account: 18 digits, fixed for the account name, as the App Store keeps
+    /// one per account and app.
+    ///
+    /// - Parameter account: The account.
+    /// - Returns: The identifier.
+    public static func appTransactionID(account: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return String(700_000_000_000_000_000 + hash % 100_000_000_000_000_000)
+    }
+
+    // MARK: Values
+
+    /// The ISO 4217 code of the storefront's currency (`USD` when its locale names none).
+    public var currency: String {
+        Locale(identifier: storefront.priceLocaleIdentifier).currency?.identifier ?? "USD"
+    }
+
+    /// The `type` of a product type.
+    public static func productType(_ type: ProductType) -> JWSTransaction.ProductType {
+        switch type {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .nonRenewingSubscription: .nonRenewable
+        case .autoRenewableSubscription: .autoRenewable
+        }
+    }
+
+    /// The `appAccountToken` of a payment's application username: the username when it is a UUID (lowercase), as
+    /// StoreKit carries a UUID `applicationUsername` over as the app account token; otherwise none.
+    public static func appAccountToken(_ applicationUsername: String?) -> String? {
+        applicationUsername.flatMap(UUID.init(uuidString:)).map { $0.uuidString.lowercased() }
+    }
+
+    /// An amount in milli-units, rounded to the nearest (1.99 is 1990).
+    public static func milliUnits(_ amount: Decimal) -> Int64 {
+        var scaled = amount * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        return NSDecimalNumber(decimal: rounded).int64Value
+    }
+
+    private static func discountType(_ mode: OfferPaymentMode) -> JWSTransaction.OfferDiscountType {
+        switch mode {
+        case .freeTrial: .freeTrial
+        case .payAsYouGo: .payAsYouGo
+        case .payUpFront: .payUpFront
+        }
+    }
+
+    /// The offer's whole duration, ISO 8601.
+    private static func duration(of offer: ProductOffer) -> String {
+        let periods = offer.paymentMode == .payUpFront ? 1 : max(offer.numberOfPeriods, 1)
+        return SubscriptionPeriod(value: offer.period.value * periods, unit: offer.period.unit).iso8601
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+public import ReceiptKit
+import StoreModels
+import Synchronization
+
+extension SimulatedStore {
+    /// The environment the store's JWS name: `Xcode` when ``jwsSigner`` signs with one self-signed certificate
+    /// (``ReceiptKit/JWSSigningIdentity/openStoreKitXcode``), `Sandbox` otherwise.
+    public var jwsEnvironment: JWSEnvironment {
+        jwsSigner.identity.certificates.count == 1 ? .xcode : .sandbox
+    }
+
+    /// How the JWS the store hands out are spoiled: ``JWSTampering/none`` by default. Not kept in a state file.
+    ///
+    /// The store keeps signing honestly; only what the `signed…` methods return is spoiled, so that a test sees
+    /// verification fail downstream (``JWSTampering/payload`` and ``JWSTampering/signature`` with
+    /// `signatureInvalid`, ``JWSTampering/wrongRoot`` with `chainNotTrusted`).
+    public var jwsTampering: JWSTampering {
+        get { tampering.withLock { $0 } }
+        set { tampering.withLock { $0 = newValue } }
+    }
+
+    /// The mapping from the store's records to Apple's payloads as the store stands now: its app, ``jwsEnvironment``,
+    /// storefront and catalog.
+    public var payloadMapping: SignedPayloadMapping {
+        let (storefront, catalog) = state.withLock { ($0.settings.storefront, $0.configuration.catalog) }
+        return SignedPayloadMapping(app: app, environment: jwsEnvironment, storefront: storefront, catalog: catalog)
+    }
+
+    // MARK: Transactions
+
+    /// A transaction signed as StoreKit 2 receives it, with its payload.
+    ///
+    /// It is signed when first asked for and signed again only after the record changed (a refund, an upgrade);
+    /// `signedDate` is the store's clock at signing.
+    ///
+    /// - Parameter id: The transaction identifier.
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `unknownTransaction`, `transactionNotSigned` for a transaction that is not a completed purchase
+    ///   (failed, deferred, being bought), or `jwsSigningFailed`.
+    public func signedTransactionValue(_ id: UInt64) throws(StoreSimulatorError) -> StoreSignedValue<JWSTransaction> {
+        guard let record = transaction(id) else { throw Self.unknownTransaction(id) }
+        guard record.state == .purchased || record.state == .restored else {
+            throw StoreSimulatorError(
+                .transactionNotSigned,
+                "transaction \(id) is \(record.state), not purchased: the App Store signs only completed purchases")
+        }
+        let mapping = payloadMapping
+        var unsigned = mapping.transaction(record, signedDate: Date(timeIntervalSince1970: 0))
+        unsigned.signedDate = nil
+        let entry = try signed(
+            unsigned, cached: { $0.transactions[id] }, store: { $0.transactions[id] = $1 },
+            dated: { payload, now in payload.signedDate = JWSDate(now) })
+        return entry
+    }
+
+    /// A transaction signed as StoreKit 2 receives it: ``signedTransactionValue(_:)``'s JWS.
+    ///
+    /// - Parameter id: The transaction identifier.
+    /// - Returns: The compact JWS.
+    /// - Throws: As ``signedTransactionValue(_:)``.
+    public func signedTransaction(_ id: UInt64) throws(StoreSimulatorError) -> String {
+        try signedTransactionValue(id).jwsRepresentation
+    }
+
+    // MARK: Renewal info
+
+    /// The renewal info of the subscription that began with a transaction, signed, with its payload.
+    ///
+    /// - Parameter originalTransactionID: The subscription's original transaction identifier.
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `noSubscription` if no subscription began with that transaction, or `jwsSigningFailed`.
+    public func signedRenewalInfoValue(originalTransactionID: UInt64) throws(StoreSimulatorError)
+        -> StoreSignedValue<JWSRenewalInfo>
+    {
+        let found = state.withLock { state -> (SubscriptionState, [TransactionRecord])? in
+            var match: SubscriptionState?
+            state.subscriptions.visit { if $0.originalID == originalTransactionID { match = $0 } }
+            guard let match else { return nil }
+            return (match, state.records.values.filter { $0.originalID == originalTransactionID })
+        }
+        guard let (subscription, history) = found else {
+            throw StoreSimulatorError(
+                .noSubscription,
+                "no subscription began with transaction \(originalTransactionID); list them with subscriptions(of:)")
+        }
+        return try signedRenewalInfo(subscription, history: history)
+    }
+
+    /// The renewal info of an account's subscription in a group, signed, with its payload.
+    ///
+    /// - Parameters:
+    ///   - groupID: The subscription group.
+    ///   - account: The account.
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `noSubscription` if the account never subscribed in the group, or `jwsSigningFailed`.
+    public func signedRenewalInfoValue(groupID: String, account: String = SimulatedStore.defaultAccount)
+        throws(StoreSimulatorError) -> StoreSignedValue<JWSRenewalInfo>
+    {
+        guard let subscription = subscription(groupID: groupID, account: account) else {
+            throw StoreSimulatorError(
+                .noSubscription, "account \(account) has no subscription in group \(groupID)")
+        }
+        return try signedRenewalInfoValue(originalTransactionID: subscription.originalID)
+    }
+
+    /// ``signedRenewalInfoValue(originalTransactionID:)``'s JWS.
+    ///
+    /// - Parameter originalTransactionID: The subscription's original transaction identifier.
+    /// - Returns: The compact JWS.
+    /// - Throws: As ``signedRenewalInfoValue(originalTransactionID:)``.
+    public func signedRenewalInfo(originalTransactionID: UInt64) throws(StoreSimulatorError) -> String {
+        try signedRenewalInfoValue(originalTransactionID: originalTransactionID).jwsRepresentation
+    }
+
+    /// ``signedRenewalInfoValue(groupID:account:)``'s JWS.
+    ///
+    /// - Parameters:
+    ///   - groupID: The subscription group.
+    ///   - account: The account.
+    /// - Returns: The compact JWS.
+    /// - Throws: As ``signedRenewalInfoValue(groupID:account:)``.
+    public func signedRenewalInfo(groupID: String, account: String = SimulatedStore.defaultAccount)
+        throws(StoreSimulatorError) -> String
+    {
+        try signedRenewalInfoValue(groupID: groupID, account: account).jwsRepresentation
+    }
+
+    private func signedRenewalInfo(_ subscription: SubscriptionState, history: [TransactionRecord])
+        throws(StoreSimulatorError) -> StoreSignedValue<JWSRenewalInfo>
+    {
+        let key = subscription.originalID
+        var unsigned = payloadMapping.renewalInfo(
+            subscription, history: history, signedDate: Date(timeIntervalSince1970: 0))
+        unsigned.signedDate = nil
+        return try signed(
+            unsigned, cached: { $0.renewals[key] }, store: { $0.renewals[key] = $1 },
+            dated: { payload, now in payload.signedDate = JWSDate(now) })
+    }
+
+    // MARK: App transaction
+
+    /// The app transaction of an account, signed, with its payload; its `receiptCreationDate` is the store's clock
+    /// at signing.
+    ///
+    /// - Parameter account: The account.
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `jwsSigningFailed`.
+    public func signedAppTransactionValue(account: String = SimulatedStore.defaultAccount)
+        throws(StoreSimulatorError) -> StoreSignedValue<JWSAppTransaction>
+    {
+        var unsigned = payloadMapping.appTransaction(account: account, signedDate: Date(timeIntervalSince1970: 0))
+        unsigned.receiptCreationDate = nil
+        return try signed(
+            unsigned, cached: { $0.apps[account] }, store: { $0.apps[account] = $1 },
+            dated: { payload, now in payload.receiptCreationDate = JWSDate(now) })
+    }
+
+    /// ``signedAppTransactionValue(account:)``'s JWS.
+    ///
+    /// - Parameter account: The account.
+    /// - Returns: The compact JWS.
+    /// - Throws: As ``signedAppTransactionValue(account:)``.
+    public func signedAppTransaction(account: String = SimulatedStore.defaultAccount) throws(StoreSimulatorError)
+        -> String
+    {
+        try signedAppTransactionValue(account: account).jwsRepresentation
+    }
+
+    // MARK: Signing
+
+    /// Signs a payload unless the cache holds the same one, and hands it out spoiled as ``jwsTampering`` says.
+    private func signed<Payload: Encodable & Sendable & Hashable>(
+        _ unsigned: Payload,
+        cached: (JWSCache) -> JWSCache.Entry<Payload>?,
+        store: (inout JWSCache, JWSCache.Entry<Payload>) -> Void,
+        dated: (inout Payload, Date) -> Void
+    ) throws(StoreSimulatorError) -> StoreSignedValue<Payload> {
+        let honest: StoreSignedValue<Payload>
+        if let entry = jwsCache.withLock({ cached($0) }), entry.unsigned == unsigned {
+            honest = entry.signed
+        } else {
+            var payload = unsigned
+            dated(&payload, clock.now)
+            let jws = try sign(payload, with: jwsSigner)
+            honest = StoreSignedValue(jwsRepresentation: jws, payload: payload)
+            jwsCache.withLock { store(&$0, JWSCache.Entry(unsigned: unsigned, signed: honest)) }
+        }
+        switch jwsTampering {
+        case .none:
+            return honest
+        case .payload:
+            return StoreSignedValue(
+                jwsRepresentation: Self.spoilPayload(of: honest.jwsRepresentation), payload: honest.payload)
+        case .signature:
+            return StoreSignedValue(
+                jwsRepresentation: Self.spoilSignature(of: honest.jwsRepresentation), payload: honest.payload)
+        case .wrongRoot:
+            let jws = try sign(honest.payload, with: Self.unrelatedRootSigner)
+            return StoreSignedValue(jwsRepresentation: jws, payload: honest.payload)
+        }
+    }
+
+    private func sign(_ payload: some Encodable, with signer: JWSSigner) throws(StoreSimulatorError) -> String {
+        do {
+            return try signer.sign(payload)
+        } catch {
+            throw StoreSimulatorError(.jwsSigningFailed, "the store cannot sign a JWS: \(error)")
+        }
+    }
+
+    private static let unrelatedRootSigner = JWSSigner(identity: .openStoreKitUnrelatedRoot)
+
+    /// The JWS with one space added at the start of its payload's JSON: still a JSON object, no longer what was
+    /// signed.
+    static func spoilPayload(of jws: String) -> String {
+        var segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 3, let payload = base64URLDecoded(segments[1]) else { return jws }
+        var json = payload
+        if let brace = json.firstIndex(of: UInt8(ascii: "{")) { json.insert(UInt8(ascii: " "), at: brace + 1) }
+        segments[1] = base64URLEncoded(json)
+        return segments.joined(separator: ".")
+    }
+
+    /// The JWS with the first byte of its signature changed.
+    static func spoilSignature(of jws: String) -> String {
+        var segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 3, var signature = base64URLDecoded(segments[2]), !signature.isEmpty else {
+            return jws
+        }
+        signature[0] ^= 0x01
+        segments[2] = base64URLEncoded(signature)
+        return segments.joined(separator: ".")
+    }
+
+    private static func base64URLDecoded(_ text: String) -> [UInt8]? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
+    }
+
+    private static func base64URLEncoded(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
