@@ -290,7 +290,7 @@ extension StoreState {
     func renewalBound(until limit: Date) -> Int {
         let retrying = settings.billingRetryOnRenewal
         var total = 0
-        subscriptions.visit { subscription in
+        subscriptions.visitDue(notAfter: limit) { subscription in
             guard total <= Int.max / 2, let next = subscription.nextEventDate, next <= limit else { return }
             switch subscription.phase {
             case .active:

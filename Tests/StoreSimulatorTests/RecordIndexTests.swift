@@ -77,4 +77,31 @@ struct RecordIndexTests {
         #expect(store.account(ofDevice: moving) == "bob")
         withExtendedLifetime((alicesFirst, alicesSecond, bobs)) {}
     }
+
+    @Test("The subscriptions due by a date are those a look at every subscription finds, each once, in slot order")
+    func dueSubscriptions() {
+        var book = SubscriptionBook()
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        func subscription(_ number: Int, expiresIn days: Double) -> SubscriptionState {
+            SubscriptionState(
+                account: "user\(number)", groupID: "premium",
+                record: TransactionRecordSnapshot(
+                    id: UInt64(number), originalID: UInt64(number), productID: "monthly",
+                    expiresAt: start.addingTimeInterval(days * 86_400)))
+        }
+        for number in 0..<40 { book["user\(number)\npremium"] = subscription(number, expiresIn: Double(number % 10)) }
+        // Rescheduled away and back, and expired: outdated entries stay in the heap and must not count.
+        book["user3\npremium"] = subscription(3, expiresIn: 30)
+        book["user3\npremium"] = subscription(3, expiresIn: 3)
+        book["user4\npremium"]?.phase = .expired
+        book["user25\npremium"] = subscription(25, expiresIn: 0.5)
+        for days in [-1.0, 0, 0.5, 2, 4.5, 9, 40] {
+            let limit = start.addingTimeInterval(days * 86_400)
+            var expected: [String] = []
+            book.visit { if let next = $0.nextEventDate, next <= limit { expected.append($0.account) } }
+            var found: [String] = []
+            book.visitDue(notAfter: limit) { found.append($0.account) }
+            #expect(found == expected, "due by \(days) days")
+        }
+    }
 }
