@@ -8,6 +8,10 @@ let package = Package(
     products: [
         .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
         .library(name: "OpenStoreKitTest", targets: ["OpenStoreKitTest"]),
+        .library(name: "OpenStoreKit2", targets: ["OpenStoreKit2"]),
+        // `import StoreKit` and `import StoreKitTest` on Linux: the two faces above under Apple's module names.
+        .library(name: "StoreKit", targets: ["StoreKit"]),
+        .library(name: "StoreKitTest", targets: ["StoreKitTest"]),
         .library(name: "StoreModels", targets: ["StoreModels"]),
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "Ledger", targets: ["Ledger"]),
@@ -36,7 +40,12 @@ let package = Package(
         .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
-        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "StoreSimulator", "StoreModels"]),
+        .target(
+            name: "OpenStoreKit2", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
+        .target(
+            name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels"]),
+        .target(name: "StoreKit", dependencies: ["OpenStoreKit", "OpenStoreKit2"]),
+        .target(name: "StoreKitTest", dependencies: ["OpenStoreKitTest", "StoreSimulator"]),
         // The app-side modules see the store through OpenStoreKit's `StoreEnvironment`, never the simulator itself.
         .target(name: "Purchases", dependencies: ["OpenStoreKit", "ReceiptKit", "StoreModels", "Ledger"]),
         .target(name: "PaywallEvents", dependencies: ["Purchases", "OpenStoreKit", "StoreModels"]),
@@ -49,7 +58,8 @@ let package = Package(
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator",
+                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKit2", "OpenStoreKitTest",
+                "StoreSimulator",
                 "ReceiptKit", "StoreModels",
             ]
         ),
@@ -74,6 +84,14 @@ let package = Package(
         .testTarget(
             name: "OpenStoreKitTests",
             dependencies: ["TestSupport", "OpenStoreKit", "StoreSimulator", "StoreModels", "ReceiptKit"]),
+        .testTarget(
+            name: "OpenStoreKit2Tests",
+            dependencies: [
+                "TestSupport", "OpenStoreKit2", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "StoreModels",
+                "ReceiptKit",
+            ]),
+        // Written as iOS code is: it imports only StoreKit and StoreKitTest.
+        .testTarget(name: "StoreKitSourceCompatibilityTests", dependencies: ["StoreKit", "StoreKitTest"]),
         .testTarget(name: "OpenStoreKitTestTests", dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit"]),
         .testTarget(
             name: "PurchasesTests",

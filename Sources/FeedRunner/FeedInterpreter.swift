@@ -80,6 +80,8 @@ final class FeedInterpreter {
     private var configurations: [String: StoreConfiguration] = [:]
     /// The paywall shown by `paywall` steps, if any (FeedInterpreter+Paywall.swift).
     var paywall: FeedPaywall?
+    /// What the app did and heard through StoreKit 2 (FeedInterpreter+StoreKit2.swift).
+    let storeKit2 = FeedStoreKit2()
     /// Where the queues' programming error handlers leave StoreKit's exceptions until the run notes them.
     let exceptionInbox = FeedExceptionInbox()
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
@@ -328,6 +330,8 @@ final class FeedInterpreter {
             return check(expectation)
         case .paywall(let step):
             return performPaywall(step)
+        case .storeKit2(let step):
+            return performStoreKit2(step)
         }
         return nil
     }
@@ -497,6 +501,7 @@ final class FeedInterpreter {
         var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
         event.add("users", strings: names)
         sink.append(event.line)
+        restartStoreKit2()
         return nil
     }
 
@@ -646,8 +651,8 @@ final class FeedInterpreter {
 
     func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
-        case .handle(let name): handles[name]
-        case .product(let id): latestByProduct[currentSeat + "\n" + id]
+        case .handle(let name): handles[name] ?? storeKit2.purchases[name]?.transactionID
+        case .product(let id): latestByProduct[currentSeat + "\n" + id] ?? storeKit2.latest[currentSeat + "\n" + id]?.id
         }
     }
 
@@ -748,6 +753,8 @@ final class FeedInterpreter {
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
         case .paywall(let expectation):
             return checkPaywall(expectation)
+        case .storeKit2(let expectation):
+            return checkStoreKit2(expectation)
         case .receiptField, .receiptEntryField, .noRevocation, .restoreCount, .heardUpdates, .order, .original,
             .exception, .noException,
             .paid, .delegateAsked, .delegateAskedPriceConsent:

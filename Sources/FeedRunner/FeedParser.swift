@@ -77,6 +77,7 @@ public struct FeedParser: Sendable {
             if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
             if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
             if case .promote(_, let handle?) = line.step { named = handle }
+            if case .storeKit2(.buy(_, _, _, let handle?)) = line.step { named = handle }
             if let handle = named {
                 guard handles.insert(handle).inserted else {
                     let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
@@ -153,7 +154,7 @@ public struct FeedParser: Sendable {
 
     /// The product identifiers a step names.
     static func products(in step: FeedStep) -> [String] {
-        var products: [String] = []
+        var products: [String] = storeKit2Products(in: step)
         func add(_ reference: FeedStep.Reference) {
             if case .product(let id) = reference { products.append(id) }
         }
@@ -313,6 +314,8 @@ public struct FeedParser: Sendable {
     }
 
     private func references(in step: FeedStep) -> [FeedStep.Reference] {
+        let storeKit2 = Self.storeKit2References(in: step)
+        guard storeKit2.isEmpty else { return storeKit2 }
         switch step {
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
             .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _),
@@ -446,13 +449,15 @@ public struct FeedParser: Sendable {
             step = .expect(try expectation(&reader))
         case "paywall":
             step = .paywall(try paywallStep(&reader))
+        case "sk2":
+            step = .storeKit2(try storeKit2Step(&reader))
         default:
             throw reader.error(
                 .unknownStep,
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, show-price-consent, advance, restart, paywall and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, show-price-consent, advance, restart, paywall, sk2 and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -686,6 +691,8 @@ public struct FeedParser: Sendable {
             return .access(try reader.word("a product identifier"), try reader.flag())
         case "paywall":
             return .paywall(try paywallExpectation(&reader))
+        case "sk2":
+            return .storeKit2(try storeKit2Expectation(&reader))
         default:
             return try observationExpectation(kind, &reader)
         }

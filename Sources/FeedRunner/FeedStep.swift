@@ -104,6 +104,8 @@ public enum FeedStep: Sendable, Hashable {
         case receiptCancelled(String)
         /// `expect paywall ...`: see ``FeedStep/PaywallExpectation``.
         case paywall(PaywallExpectation)
+        /// `expect sk2 ...`: see ``FeedStep/StoreKit2Expectation``.
+        case storeKit2(StoreKit2Expectation)
         /// `expect receipt REF FIELD VALUE`: a field of the transaction's receipt entry (the latest entry of the
         /// product for a product identifier), by its receipt JSON name; `none` when the field is absent.
         case receiptField(Reference, String, ReceiptValue)
@@ -200,6 +202,8 @@ public enum FeedStep: Sendable, Hashable {
     case expect(Expectation)
     /// `paywall ...`: see ``FeedStep/PaywallStep``.
     case paywall(PaywallStep)
+    /// `sk2 ...`: see ``FeedStep/StoreKit2Step``.
+    case storeKit2(StoreKit2Step)
 
     /// A scripted purchase outcome.
     public enum ScriptOutcome: Sendable, Hashable {

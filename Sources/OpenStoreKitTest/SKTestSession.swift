@@ -355,7 +355,7 @@ public final class SKTestSession: NSObject, Sendable {
         return id
     }
 
-    private static func run<Value>(_ body: () throws(StoreSimulatorError) -> Value) throws(SKTestError) -> Value {
+    static func run<Value>(_ body: () throws(StoreSimulatorError) -> Value) throws(SKTestError) -> Value {
         do throws(StoreSimulatorError) {
             return try body()
         } catch {

@@ -1,0 +1,31 @@
+import OpenStoreKit2
+
+/// What the app of a feed did and heard through StoreKit 2, per device (seat): its drivers, its purchases by
+/// handle, the transactions of each product it last got, and what its updates listener heard.
+final class FeedStoreKit2 {
+    /// A purchase made with `sk2 buy`.
+    struct Purchase {
+        var product: String
+        var result: String
+        var transactionID: UInt64?
+        var verified: Bool?
+    }
+
+    /// StoreKit 2 on each seat's device.
+    var drivers: [String: StoreKitDriver] = [:]
+    /// The seats whose app listens to `Transaction.updates` (again after a restart).
+    var listening: [String] = []
+    /// Purchases by handle.
+    var purchases: [String: Purchase] = [:]
+    /// The latest transaction of each product a seat got through StoreKit 2 (purchase or update), by
+    /// `seat + "\n" + product`, with its verification outcome.
+    var latest: [String: (id: UInt64, verified: Bool)] = [:]
+    /// The products of the updates each seat's listener heard, in order.
+    var heard: [String: [String]] = [:]
+}
+
+/// Lets a StoreKit 2 listener, which the store calls on its manual lane (the feed's own thread), reach the run.
+struct FeedRunReference: @unchecked Sendable {
+    // @unchecked: a feed runs on one thread; the listener is only called on its manual store's lane.
+    unowned let run: FeedInterpreter
+}

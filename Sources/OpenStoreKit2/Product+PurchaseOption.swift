@@ -1,0 +1,100 @@
+public import Foundation
+
+extension Product {
+    /// An option of a purchase; made with the static factories, as on iOS.
+    public struct PurchaseOption: Hashable, Sendable {
+        enum Kind: Hashable, Sendable {
+            case quantity(Int)
+            case appAccountToken(UUID)
+            case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+            case simulatesAskToBuy(Bool)
+            case custom(key: String, value: String)
+        }
+
+        let kind: Kind
+
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The quantity this option sets, if it is `.quantity(_:)`.
+        package var quantity: Int? {
+            if case .quantity(let value) = kind { return value }
+            return nil
+        }
+
+        /// The token this option sets, if it is `.appAccountToken(_:)`.
+        package var appAccountToken: UUID? {
+            if case .appAccountToken(let value) = kind { return value }
+            return nil
+        }
+
+        /// Buys this many of a consumable (1 through 10).
+        ///
+        /// - Parameter quantity: How many.
+        public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(.quantity(quantity)) }
+
+        /// Ties the purchase to the app's account for the customer; signed transactions carry it as
+        /// `appAccountToken`.
+        ///
+        /// - Parameter token: The app's identifier of the customer's account.
+        public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(.appAccountToken(token)) }
+
+        /// Applies a promotional offer signed by the developer's server; the store checks the signature.
+        ///
+        /// - Parameters:
+        ///   - offerID: The offer's identifier in the product's configuration.
+        ///   - keyID: The identifier of the key that signed it.
+        ///   - nonce: The single-use nonce that was signed.
+        ///   - signature: The signature.
+        ///   - timestamp: When it was signed, in milliseconds since 1970.
+        public static func promotionalOffer(
+            offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int
+        ) -> PurchaseOption {
+            PurchaseOption(
+                .promotionalOffer(
+                    offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// Asks a parent to approve the purchase (in testing): the purchase comes back `.pending`.
+        ///
+        /// - Parameter simulateAskToBuy: Whether to ask.
+        public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> PurchaseOption {
+            PurchaseOption(.simulatesAskToBuy(simulateAskToBuy))
+        }
+
+        /// A custom option; the simulated store ignores it.
+        ///
+        /// - Parameters:
+        ///   - key: The option's key.
+        ///   - value: Its value.
+        public static func custom(key: String, value: String) -> PurchaseOption {
+            PurchaseOption(.custom(key: key, value: value))
+        }
+
+        /// A custom option; the simulated store ignores it.
+        ///
+        /// - Parameters:
+        ///   - key: The option's key.
+        ///   - value: Its value.
+        public static func custom(key: String, value: Double) -> PurchaseOption {
+            PurchaseOption(.custom(key: key, value: String(value)))
+        }
+
+        /// A custom option; the simulated store ignores it.
+        ///
+        /// - Parameters:
+        ///   - key: The option's key.
+        ///   - value: Its value.
+        public static func custom(key: String, value: Bool) -> PurchaseOption {
+            PurchaseOption(.custom(key: key, value: String(value)))
+        }
+
+        /// A custom option; the simulated store ignores it.
+        ///
+        /// - Parameters:
+        ///   - key: The option's key.
+        ///   - value: Its value.
+        public static func custom(key: String, value: Data) -> PurchaseOption {
+            PurchaseOption(.custom(key: key, value: value.base64EncodedString()))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+public import Foundation
+import ReceiptKit
+
+/// The compact JWS a StoreKit 2 value was decoded from, and its parts.
+public struct SignedJWS: Hashable, Sendable {
+    /// The compact JWS.
+    public let jws: String
+    /// The header's JSON bytes.
+    public let headerData: Data
+    /// The payload's JSON bytes.
+    public let payloadData: Data
+    /// The signature's bytes.
+    public let signatureData: Data
+
+    init(jws: String, header: Data, payload: Data, signature: Data) {
+        self.jws = jws
+        self.headerData = header
+        self.payloadData = payload
+        self.signatureData = signature
+    }
+
+    /// Splits a compact JWS; `nil` when it is not one.
+    init?(_ jws: String) {
+        guard let decoded = try? CompactJWS(jws) else { return nil }
+        self.init(
+            jws: jws, header: Data(decoded.headerJSON), payload: Data(decoded.payloadJSON),
+            signature: Data(decoded.signature))
+    }
+
+    /// The bytes the signature covers: `header.payload` as ASCII.
+    public var signedData: Data {
+        let parts = jws.utf8.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
+        return Data(parts.prefix(2).joined(separator: [UInt8(ascii: ".")]))
+    }
+}

@@ -1,0 +1,149 @@
+public import Foundation
+import ReceiptKit
+
+/// A purchase or renewal, as the App Store signed it: every field decodes from the signed transaction's payload,
+/// with Apple's keys (reference: `Transaction` ↔ `JWSTransaction`).
+///
+/// Transactions come from the store: ``Product/purchase(options:)``, ``updates``, ``all``, ``currentEntitlements``,
+/// ``unfinished``, ``latest(for:)``. There is no public initializer, as on iOS. Finish a transaction once its content
+/// is delivered (``finish()``); an unfinished one is also in `SKPaymentQueue.transactions` of the same device.
+public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDebugStringConvertible, SignedPayload {
+    /// The transaction's identifier.
+    public let id: UInt64
+    /// The identifier of the original purchase (itself for a first purchase; the first purchase of a subscription
+    /// for its renewals).
+    public let originalID: UInt64
+    /// The identifier of a subscription purchase event across devices.
+    public let webOrderLineItemID: String?
+    /// The product bought.
+    public let productID: String
+    /// The subscription group, for an auto-renewable subscription.
+    public let subscriptionGroupID: String?
+    /// The app's bundle identifier.
+    public let appBundleID: String
+    /// When the App Store charged the account.
+    public let purchaseDate: Date
+    /// When the original purchase was charged.
+    public let originalPurchaseDate: Date
+    /// When the subscription period expires.
+    public let expirationDate: Date?
+    /// How many were bought.
+    public let purchasedQuantity: Int
+    /// Whether the customer upgraded to another subscription of the group.
+    public let isUpgraded: Bool
+    /// The offer applied, if any.
+    public let offer: Transaction.Offer?
+    /// The kind of offer applied (use ``offer``).
+    public let offerType: Transaction.OfferType?
+    /// The offer's identifier (use ``offer``).
+    public let offerID: String?
+    /// When it was refunded or revoked.
+    public let revocationDate: Date?
+    /// Why it was refunded or revoked.
+    public let revocationReason: Transaction.RevocationReason?
+    /// The product's type.
+    public let productType: Product.ProductType
+    /// The app's account token given at purchase.
+    public let appAccountToken: UUID?
+    /// The environment that signed it.
+    public let environment: AppStore.Environment
+    /// Why the transaction exists: a purchase or a renewal.
+    public let reason: Transaction.Reason
+    /// The storefront it was bought in.
+    public let storefront: Storefront
+    /// Whether the customer bought it or a family member shares it.
+    public let ownershipType: Transaction.OwnershipType
+    /// When the App Store signed it.
+    public let signedDate: Date
+    /// The price paid, in units of ``currency`` (the JWS carries milli-units).
+    public let price: Decimal?
+    /// The currency of ``price``.
+    public let currency: Locale.Currency?
+    /// The app transaction's identifier.
+    public let appTransactionID: String
+    /// The device verification value.
+    public let deviceVerification: Data
+    /// Its nonce.
+    public let deviceVerificationNonce: UUID
+    /// The JWS it was decoded from.
+    public let signed: SignedJWS
+    /// The device it came from, to finish it there.
+    let origin: StoreKitClient?
+
+    init(_ payload: JWSTransaction, signed: SignedJWS, origin: StoreKitClient?) {
+        id = payload.transactionId.flatMap { UInt64($0) } ?? 0
+        originalID = payload.originalTransactionId.flatMap { UInt64($0) } ?? id
+        webOrderLineItemID = payload.webOrderLineItemId
+        productID = payload.productId ?? ""
+        subscriptionGroupID = payload.subscriptionGroupIdentifier
+        appBundleID = payload.bundleId ?? ""
+        purchaseDate = payload.purchaseDate?.date ?? Date(timeIntervalSince1970: 0)
+        originalPurchaseDate = payload.originalPurchaseDate?.date ?? purchaseDate
+        expirationDate = payload.expiresDate?.date
+        purchasedQuantity = payload.quantity.map(Int.init) ?? 1
+        isUpgraded = payload.isUpgraded ?? false
+        offerType = payload.offerType.map { OfferType(rawValue: $0.rawValue) }
+        offerID = payload.offerIdentifier
+        offer = offerType.map {
+            Offer(
+                id: payload.offerIdentifier, type: $0,
+                paymentMode: payload.offerDiscountType.map { Offer.PaymentMode(rawValue: $0.rawValue) },
+                period: payload.offerPeriod.flatMap { Product.SubscriptionPeriod(iso8601: $0) })
+        }
+        revocationDate = payload.revocationDate?.date
+        revocationReason = payload.revocationReason.map { RevocationReason(rawValue: $0.rawValue) }
+        productType = Product.ProductType(rawValue: payload.type?.rawValue ?? "")
+        appAccountToken = payload.appAccountToken.flatMap { UUID(uuidString: $0) }
+        environment = AppStore.Environment(rawValue: payload.environment?.rawValue ?? "")
+        reason = Reason(rawValue: payload.transactionReason?.rawValue ?? Reason.purchase.rawValue)
+        storefront = Storefront(countryCode: payload.storefront ?? "", id: payload.storefrontId ?? "")
+        ownershipType = OwnershipType(
+            rawValue: payload.inAppOwnershipType?.rawValue ?? OwnershipType.purchased.rawValue)
+        signedDate = payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
+        price = payload.price.map { Decimal($0) / 1000 }
+        currency = payload.currency.map { Locale.Currency($0) }
+        appTransactionID = payload.appTransactionId ?? ""
+        deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
+        deviceVerificationNonce =
+            payload.deviceVerificationNonce.flatMap { UUID(uuidString: $0) } ?? UUID(uuid: UUID.null)
+        self.signed = signed
+        self.origin = origin
+    }
+
+    /// The payload as JSON, with Apple's keys.
+    public var jsonRepresentation: Data { signed.payloadData }
+
+    /// The environment's name (use ``environment``).
+    public var environmentStringRepresentation: String { environment.rawValue }
+    /// The reason's name (use ``reason``).
+    public var reasonStringRepresentation: String { reason.rawValue }
+    /// The storefront's country code (use ``storefront``).
+    public var storefrontCountryCode: String { storefront.countryCode }
+    /// The currency's code (use ``currency``).
+    public var currencyCode: String? { currency?.identifier }
+
+    /// A description for debugging: the payload.
+    public var debugDescription: String { String(decoding: signed.payloadData, as: UTF8.self) }
+
+    /// The status of the transaction's subscription: the status of its group with the same original transaction.
+    public var subscriptionStatus: Product.SubscriptionInfo.Status? {
+        get async {
+            guard let groupID = subscriptionGroupID else { return nil }
+            let client = origin ?? StoreKitEnvironment.current
+            let statuses = (try? await client.statuses(groupID: groupID)) ?? []
+            return statuses.first { $0.transaction.unsafePayloadValue.originalID == originalID }
+        }
+    }
+
+    /// Tells the store the content is delivered: the transaction leaves the device's queue (and
+    /// `SKPaymentQueue.transactions`). Finishing twice is harmless.
+    public func finish() async {
+        await (origin ?? StoreKitEnvironment.current).finish(self)
+    }
+
+    /// Two transactions are equal when they decode from the same JWS.
+    public static func == (lhs: Transaction, rhs: Transaction) -> Bool { lhs.signed == rhs.signed }
+
+    /// Hashes the JWS.
+    public func hash(into hasher: inout Hasher) { hasher.combine(signed.jws) }
+}
