@@ -56,6 +56,8 @@ final class FeedInterpreter {
     let sink: any EventLogSink
     /// The state file the store lives in, or `nil` for an in-memory store.
     let statePath: String?
+    /// How the store on ``statePath`` commits.
+    let durability: StoreDurability
     private(set) var store: SimulatedStore
     let clock: ManualClock
     private let start: Date
@@ -87,15 +89,21 @@ final class FeedInterpreter {
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
 
-    init(file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil) throws(FeedError) {
+    init(
+        file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil,
+        commitsEveryChange: Bool = false
+    ) throws(FeedError) {
         self.file = file
         self.baseDirectory = baseDirectory
         self.sink = sink
         self.statePath = statePath
+        // Once per step by default: the run flushes after each step (run(_:includeReceipt:)), and the commit reaches
+        // the operating system without waiting for the disk (it survives the process being killed).
+        self.durability = commitsEveryChange ? StoreDurability() : .perStep
         let clock = ManualClock()
         self.clock = clock
         if let statePath {
-            self.store = try Self.openStore(statePath, clock: clock, file: file)
+            self.store = try Self.openStore(statePath, durability: durability, clock: clock, file: file)
         } else {
             self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual)
         }
@@ -103,10 +111,12 @@ final class FeedInterpreter {
     }
 
     /// Opens the durable store of a state file.
-    private static func openStore(_ path: String, clock: ManualClock, file: String) throws(FeedError) -> SimulatedStore
-    {
+    private static func openStore(
+        _ path: String, durability: StoreDurability, clock: ManualClock, file: String
+    ) throws(FeedError) -> SimulatedStore {
         do throws(StoreSimulatorError) {
-            return try SimulatedStore(statePath: path, configuration: .demo, clock: clock, lane: .manual)
+            return try SimulatedStore(
+                statePath: path, durability: durability, configuration: .demo, clock: clock, lane: .manual)
         } catch {
             throw FeedError(
                 .unusableState, file: file, line: 0, column: 0, error.detail,
@@ -138,6 +148,16 @@ final class FeedInterpreter {
                 failed.add("line", line.line)
                 failed.add("message", message)
                 sink.append(failed.line)
+            }
+            if statePath != nil {
+                // One commit per step, whatever the step changed.
+                do throws(StoreSimulatorError) {
+                    try store.flush()
+                } catch {
+                    throw FeedError(
+                        .unusableState, file: file, line: line.line, column: 0, error.detail,
+                        hint: "check the disk holding the state file")
+                }
             }
         }
         if statePath != nil {
@@ -473,7 +493,8 @@ final class FeedInterpreter {
         if let statePath {
             do throws(StoreSimulatorError) {
                 try store.close()
-                store = try SimulatedStore(statePath: statePath, configuration: .demo, clock: clock, lane: .manual)
+                store = try SimulatedStore(
+                    statePath: statePath, durability: durability, configuration: .demo, clock: clock, lane: .manual)
             } catch {
                 return "the store could not be reopened from its state file: \(error.detail)"
             }

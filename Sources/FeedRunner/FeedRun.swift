@@ -15,6 +15,10 @@ public enum FeedRun {
     ///     (``FeedResult/signedData``).
     ///   - statePath: a state file to run on instead of a fresh in-memory store: a new file starts empty, an existing
     ///     one goes on from where it stopped, and a `restart` step closes the store and reopens it from the file.
+    ///     The store commits once per step (``StoreSimulator/StoreDurability/Commit/onFlush``, `synchronous=NORMAL`):
+    ///     a run killed mid-way leaves the file as it was after its last complete step.
+    ///   - commitsEveryChange: commit every change instead, each flushed to the disk (`synchronous=FULL`) before it
+    ///     is applied, as a crash test of app code needs.
     /// - Throws: ``FeedError`` when the feed is malformed, or `unusableState` when the state file cannot be opened,
     ///   reopened or written; failed expectations are in the result instead.
     public static func run(
@@ -24,27 +28,34 @@ public enum FeedRun {
         log: any EventLogSink = DiscardingEventLog(),
         includeReceipt: Bool = false,
         includeSignedData: Bool = false,
-        statePath: String? = nil
+        statePath: String? = nil,
+        commitsEveryChange: Bool = false
     ) throws(FeedError) -> FeedResult {
-        try FeedInterpreter(file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath).run(
-            text, includeReceipt: includeReceipt, includeSignedData: includeSignedData)
+        try FeedInterpreter(
+            file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath,
+            commitsEveryChange: commitsEveryChange
+        ).run(text, includeReceipt: includeReceipt, includeSignedData: includeSignedData)
     }
 
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
     ///
-    /// - Parameter statePath: a state file to run on, as for ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:)``.
+    /// - Parameters:
+    ///   - statePath: a state file to run on, as for
+    ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:)``.
+    ///   - commitsEveryChange: commit every change instead of once per step.
     /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text) or is malformed, or
     ///   the state file is unusable.
     public static func run(
         contentsOf url: URL,
         file: String? = nil,
         log: any EventLogSink = DiscardingEventLog(),
-        statePath: String? = nil
+        statePath: String? = nil,
+        commitsEveryChange: Bool = false
     ) throws(FeedError) -> FeedResult {
         let name = file ?? url.path
         let text = try FeedText.decode(FeedText.read(url, file: name, what: "a feed"), file: name)
         return try run(
             text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log,
-            statePath: statePath)
+            statePath: statePath, commitsEveryChange: commitsEveryChange)
     }
 }

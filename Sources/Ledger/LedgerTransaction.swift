@@ -44,6 +44,17 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
         try store.forEach(collection: collection, order: order, body)
     }
 
+    /// Calls `body` with the value of each record of `collection`, in the order the rows are stored in, reading the
+    /// whole records table once instead of looking each row up through the index: the fastest way to read a
+    /// collection that holds most of the table (for a small collection beside large ones, use
+    /// ``forEach(in:order:_:)``). The bytes are valid only during the call. `body` must not modify `collection`.
+    /// - Throws: ``LedgerError`` if SQLite fails, or whatever `body` throws (which stops the iteration).
+    package func forEachValueByScan(
+        in collection: String, _ body: (_ value: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try store.forEachValueByScan(collection: collection, body)
+    }
+
     /// The names of all collections that hold at least one record, sorted by their UTF-8 bytes.
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func collections() throws(LedgerError) -> [String] {

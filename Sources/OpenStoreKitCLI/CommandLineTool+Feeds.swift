@@ -75,6 +75,15 @@ extension CommandLineTool {
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let feeds = options.operands
         let (statePaths, stateDirectory) = try Self.statePaths(options.values["--state"], for: feeds)
+        let commitsEveryChange: Bool
+        switch options.values["--commit"] {
+        case nil, "step": commitsEveryChange = false
+        case "change": commitsEveryChange = true
+        case let other?: throw UsageError("--commit takes `step` or `change`, not `\(other)`")
+        }
+        if options.values["--commit"] != nil, statePaths == nil {
+            throw UsageError("--commit applies to state files; give --state PATH as well")
+        }
         var outputs: [OutputFile] = []
         let combined = try options.values["--log"].map { (path) throws(UsageError) in
             try OutputFile(path, option: "--log", what: "the event log")
@@ -158,7 +167,8 @@ extension CommandLineTool {
                 guard index < feeds.count else { return }
                 let path = feeds[index]
                 let outcome = Self.runOne(
-                    path, log: feedLogs?[index], statePath: statePaths?[index], standardOutput: standardOutput)
+                    path, log: feedLogs?[index], statePath: statePaths?[index], commitsEveryChange: commitsEveryChange,
+                    standardOutput: standardOutput)
                 outcomes.withLock { $0[index] = outcome }
                 let finished = done.add(1, ordering: .relaxed).newValue
                 if output.isTerminal, feeds.count > 1 {
@@ -289,11 +299,15 @@ extension CommandLineTool {
     }
 
     private static func runOne(
-        _ path: String, log: OutputFile?, statePath: String?, standardOutput: @escaping @Sendable (Data) -> Void
+        _ path: String, log: OutputFile?, statePath: String?, commitsEveryChange: Bool,
+        standardOutput: @escaping @Sendable (Data) -> Void
     ) -> Result<FeedResult, FeedError> {
         let url = URL(fileURLWithPath: path)
         guard let log else {
-            return Result { () throws(FeedError) in try FeedRun.run(contentsOf: url, file: path, statePath: statePath) }
+            return Result { () throws(FeedError) in
+                try FeedRun.run(
+                    contentsOf: url, file: path, statePath: statePath, commitsEveryChange: commitsEveryChange)
+            }
         }
         let unwritable = { (error: UsageError) in
             FeedError(
@@ -308,7 +322,8 @@ extension CommandLineTool {
         }
         let events = OutputEventLog(writer: writer)
         let outcome = Result { () throws(FeedError) in
-            try FeedRun.run(contentsOf: url, file: path, log: events, statePath: statePath)
+            try FeedRun.run(
+                contentsOf: url, file: path, log: events, statePath: statePath, commitsEveryChange: commitsEveryChange)
         }
         events.flush()
         do throws(UsageError) {

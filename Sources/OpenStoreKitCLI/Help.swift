@@ -8,7 +8,7 @@ enum Help {
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
-        "run": ["--log", "--log-dir", "--junit", "--jobs", "--state"],
+        "run": ["--log", "--log-dir", "--junit", "--jobs", "--state", "--commit"],
         "generate": ["--users", "--seed", "--steps", "--output"],
     ]
 
@@ -80,6 +80,7 @@ enum Help {
         case "run":
             return """
                 Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N] [--state PATH]
+                                        [--commit step|change]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
@@ -95,11 +96,14 @@ enum Help {
                                   PATH is the file; with several (or when PATH is a directory), each feed gets
                                   PATH/<feed name>.sqlite. A new file starts from an empty store; an existing
                                   one goes on with the store it holds (history, unfinished transactions,
-                                  subscriptions, clock). Every change is committed before it is applied, so a
-                                  run that is killed leaves the file consistent. A `restart` step then closes
+                                  subscriptions, clock). The store commits once per step, so a run that is
+                                  killed leaves the file as it was after a complete step. A `restart` step closes
                                   the store and reopens it from the file, as a relaunched process would;
                                   without --state, `restart` reopens the queues on the same in-memory store.
-                                  A damaged file, or one from a newer release, is reported and left as it is.
+                                  A damaged file, or one from a newer release, is reported and left as it is;
+                                  a file of an earlier release is migrated, with a copy kept as FILE.v1.bak.
+                  --commit WHEN   With --state: `step` (default) commits once per step; `change` commits every
+                                  change, flushed to the disk, before it is applied (for crash tests).
 
                 Exit codes: 0 all passed, 1 an expectation failed, 2 a malformed feed or a usage error.
 
@@ -213,7 +217,7 @@ enum Help {
         case "crash-workload":
             return """
                 Usage: openstorekit crash-workload --state PATH --seed S [--steps N] [--commit-every K]
-                           [--compact-every C]
+                           [--compact-every C] [--format 1]
 
                 Runs the crash test's workload on a state file, printing one line per acknowledged step and grant
                 (used by the test suite; see docs/durable-state.md).

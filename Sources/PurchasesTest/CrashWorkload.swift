@@ -4,6 +4,7 @@ import OpenStoreKit
 import Purchases
 import StoreModels
 import StoreSimulator
+import Synchronization
 
 /// The workload of `openstorekit crash-workload`, the child process of the crash test: an app with a
 /// ``PurchaseController`` on a durable store, granting content into the store's own database, driven by a seeded
@@ -33,6 +34,8 @@ public struct CrashWorkload: Sendable {
     let steps: Int
     let commitEvery: Int
     let compactEvery: Int?
+    /// Whether the file is written in store format 1 (as earlier releases did) instead of migrated.
+    let writesFirstFormat: Bool
     let print: @Sendable (String) -> Void
 
     /// Creates a workload.
@@ -42,17 +45,19 @@ public struct CrashWorkload: Sendable {
     ///   - seed: chooses the plan.
     ///   - steps: how many steps the plan has; a run goes on to the end from the last acknowledged one.
     ///   - commitEvery: commit every change (1) or in groups of this many changes.
-    ///   - compactEvery: after how many changes the store writes a snapshot of its state, or `nil` for never.
+    ///   - compactEvery: after how many changes the store compacts its journal into its tables, or `nil` for never.
+    ///   - writesFirstFormat: write the file in store format 1, as earlier releases did, instead of the current one.
     ///   - print: receives each output line, without its line feed.
     public init(
         statePath: String, seed: UInt64, steps: Int, commitEvery: Int, compactEvery: Int?,
-        print: @escaping @Sendable (String) -> Void
+        writesFirstFormat: Bool = false, print: @escaping @Sendable (String) -> Void
     ) {
         self.statePath = statePath
         self.seed = seed
         self.steps = steps
         self.commitEvery = commitEvery
         self.compactEvery = compactEvery
+        self.writesFirstFormat = writesFirstFormat
         self.print = print
     }
 
@@ -66,9 +71,15 @@ public struct CrashWorkload: Sendable {
     ///
     /// - Throws: ``Failure`` when the state file cannot be used or the delivery audit finds a broken promise.
     public func run() throws(Failure) {
-        let durability = StoreDurability(
+        var durability = StoreDurability(
             commit: commitEvery <= 1 ? .everyChange : .group(every: commitEvery), compactEvery: compactEvery)
+        durability.writesFirstFormat = writesFirstFormat
         let store: SimulatedStore
+        // A kill right after this line lands while the file is opened (read, replayed, migrated); after `migrating`
+        // or `compacting`, while the store rewrites the file.
+        let moments = self.print
+        StateFileMoments.observer.withLock { $0 = { moments($0.rawValue) } }
+        print("opening")
         do {
             store = try SimulatedStore(statePath: statePath, durability: durability, lane: .manual)
         } catch {

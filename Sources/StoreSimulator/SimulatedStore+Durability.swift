@@ -170,6 +170,8 @@ extension SimulatedStore {
             updateAccountSettings(account) { $0 = settings }
         case .showPriceConsent(let account):
             showPriceConsent(account: account)
+        case .setHistoryRetention(let retention):
+            historyRetention = retention
         }
     }
 }

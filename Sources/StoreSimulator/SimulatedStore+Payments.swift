@@ -200,11 +200,7 @@ extension StoreState {
     /// Drops a finished transaction's record from the history if it was a consumable or failed purchase (for
     /// `.receiptOnly`) and no other unfinished transaction reports it.
     mutating func dropFinishedRecord(_ recordID: UInt64) {
-        // The record is looked at in place (`inout`): reading it through the dictionary would copy it first.
-        func isDroppable(_ record: inout TransactionRecord) -> Bool {
-            record.productType == .consumable || record.state == .failed
-        }
-        guard records.record(recordID, satisfies: isDroppable) else { return }
+        guard let position = records.index(forKey: recordID), records.isDroppable(at: position) else { return }
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
             let reported = devices.values.contains { device in
                 device.queue.contains { $0.transaction.recordID == recordID }
@@ -212,7 +208,7 @@ extension StoreState {
             guard !reported else { return }
             sharedRecordIDs.remove(recordID)
         }
-        records[recordID] = nil
+        records.remove(at: position)
     }
 
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments

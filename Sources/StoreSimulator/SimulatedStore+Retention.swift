@@ -4,6 +4,10 @@ extension SimulatedStore {
     /// Which finished transactions the history keeps from now on.
     public var historyRetention: HistoryRetention {
         get { state.withLock { $0.retention } }
-        set { state.withLock { $0.retention = newValue } }
+        set {
+            journal?.begin(.setHistoryRetention(newValue))
+            defer { journal?.end() }
+            state.withLock { $0.retention = newValue }
+        }
     }
 }

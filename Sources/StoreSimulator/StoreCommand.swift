@@ -61,6 +61,8 @@ enum StoreCommand: Sendable {
     case updateAccountSettings(account: String, AccountSettings)
     /// ``SimulatedStore/showPriceConsent(account:)``.
     case showPriceConsent(account: String)
+    /// ``SimulatedStore/historyRetention`` set.
+    case setHistoryRetention(HistoryRetention)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -90,6 +92,7 @@ enum StoreCommand: Sendable {
         case moveClock = 24
         case updateAccountSettings = 25
         case showPriceConsent = 26
+        case setHistoryRetention = 27
     }
 
     // MARK: Encoding
@@ -180,6 +183,9 @@ enum StoreCommand: Sendable {
         case .showPriceConsent(let account):
             writer.header(.showPriceConsent, time)
             writer.string(account)
+        case .setHistoryRetention(let retention):
+            writer.header(.setHistoryRetention, time)
+            writer.byte(retention == .all ? 0 : 1)
         }
     }
 
@@ -194,7 +200,16 @@ enum StoreCommand: Sendable {
     /// Reads one entry: the command and the store time it was made at.
     /// - Throws: ``JournalReader/Failure`` naming the offset of what is missing, unknown or malformed.
     static func decode(_ bytes: [UInt8]) throws(JournalReader.Failure) -> (command: StoreCommand, time: Date) {
-        var reader = JournalReader(bytes)
+        let result = bytes.withUnsafeBytes { bytes in
+            Result { () throws(JournalReader.Failure) in try decode(JournalReader(bytes)) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ start: JournalReader) throws(JournalReader.Failure) -> (
+        command: StoreCommand, time: Date
+    ) {
+        var reader = start
         let tagByte = try reader.byte("the command tag")
         guard let tag = Tag(rawValue: tagByte) else {
             throw JournalReader.Failure(
@@ -273,6 +288,13 @@ enum StoreCommand: Sendable {
                 try reader.json(AccountSettings.self, "the account's settings"))
         case .showPriceConsent:
             command = .showPriceConsent(account: try reader.string("the account"))
+        case .setHistoryRetention:
+            let start = reader.offset
+            switch try reader.byte("the history retention") {
+            case 0: command = .setHistoryRetention(.all)
+            case 1: command = .setHistoryRetention(.receiptOnly)
+            case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
+            }
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

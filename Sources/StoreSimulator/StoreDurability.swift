@@ -16,6 +16,12 @@ public struct StoreDurability: Sendable, Hashable {
         /// a crash could still take back), and when the same database's `write` runs (for example a delivery
         /// recorded by the app). A change is acknowledged when its commit succeeds.
         case group(every: Int)
+        /// Changes are committed only by ``SimulatedStore/flush()``, ``SimulatedStore/compact()``,
+        /// ``SimulatedStore/close()`` (and the same database's `write`): a caller that flushes at the end of each of
+        /// its steps commits once per step, however many changes the step made. Devices hear of changes before they
+        /// are committed, so a crash can take back a change an app has heard of, up to the last flush; for runs that
+        /// are restarted from their last flush (a feed), not for crash tests of app code.
+        case onFlush
     }
 
     /// When the journal commits. Default: ``Commit/everyChange``.
@@ -23,17 +29,32 @@ public struct StoreDurability: Sendable, Hashable {
     /// How the database file is opened: `synchronous` (`FULL` by default), the busy timeout, the integrity check on
     /// opening.
     public var ledger: LedgerOptions
-    /// After how many changes the store writes a snapshot of its state and drops the journal entries before it, so
-    /// that reopening replays at most this many changes; `nil` (the default) only on ``SimulatedStore/compact()``.
-    /// A snapshot costs time in proportion to the size of the state.
+    /// After how many changes the store compacts its journal: writes the rows of its tables that changed and drops
+    /// the journal entries they include, so that reopening reads the tables and replays at most this many changes.
+    /// A compaction costs time in proportion to the rows that changed (and the devices and accounts, compared row by
+    /// row), not to the history. Default: ``defaultCompactEvery``; `nil`: only on ``SimulatedStore/compact()``.
     public var compactEvery: Int?
+    /// The default of ``compactEvery``: 10,000 changes.
+    public static let defaultCompactEvery = 10_000
+    /// Whether a new file is written in store format 1 (a snapshot and a journal, replayed whole on opening) and a
+    /// file of format 1 is kept in it instead of migrated: for tests that need files as earlier releases wrote them.
+    package var writesFirstFormat = false
+
+    /// Commits when the caller flushes (``Commit/onFlush``), with `synchronous=NORMAL` (a commit reaches the operating
+    /// system without waiting for the disk: it survives the process being killed, not a power loss): for a run that
+    /// flushes after each of its steps, such as a feed, and is restarted from its last complete step.
+    public static let perStep = StoreDurability(commit: .onFlush, ledger: LedgerOptions(synchronous: .normal))
 
     /// Creates durability options.
     /// - Parameters:
     ///   - commit: When the journal commits.
     ///   - ledger: How the database file is opened.
-    ///   - compactEvery: After how many changes to write a snapshot automatically (at least 1), or `nil`.
-    public init(commit: Commit = .everyChange, ledger: LedgerOptions = LedgerOptions(), compactEvery: Int? = nil) {
+    ///   - compactEvery: After how many changes to compact automatically (at least 1), or `nil` for only on
+    ///     ``SimulatedStore/compact()``.
+    public init(
+        commit: Commit = .everyChange, ledger: LedgerOptions = LedgerOptions(),
+        compactEvery: Int? = StoreDurability.defaultCompactEvery
+    ) {
         self.commit = commit
         self.ledger = ledger
         self.compactEvery = compactEvery.map { max(1, $0) }

@@ -24,10 +24,12 @@ final class StoreJournal: @unchecked Sendable {
     static let logName = "openstorekit.store"
     /// The meta key of the journal's format version.
     static let formatKey = "openstorekit.store.format"
-    /// The key of the snapshot in the records collection ``logName``.
+    /// The key of the snapshot (format 1) in the records collection ``logName``.
     static let snapshotKey = "snapshot"
-    /// The journal format this release writes and reads.
-    static let currentFormat: Int64 = 1
+    /// The store format this release writes: 2, the state in tables (``StoreTables``) and the journal entries
+    /// written since they were brought up to date. Format 1 (a JSON snapshot and the journal since it) is read and
+    /// migrated.
+    static let currentFormat: Int64 = 2
 
     /// Paths of the state files open in this process: a file is open in one store at a time.
     private static let openPaths = Mutex<Set<String>>([])
@@ -51,20 +53,29 @@ final class StoreJournal: @unchecked Sendable {
     private var lastSequence: Int64
     private var lastTime: Date
     private var changesSinceSnapshot = 0
-    /// The store, for automatic snapshots.
+    /// The store, for automatic compaction.
     private weak var store: SimulatedStore?
+    /// The file's store format: 2 (tables), or 1 (a snapshot; kept only when the durability asks to write it).
+    private let format: Int64
+    /// What the file's tables hold (format 2).
+    private var tables: StoreTables
 
     private init(
         path: String, durability: StoreDurability, clock: ManualClock, ownership: StateFileLock,
-        database: LedgerDatabase, lastSequence: Int64, lastTime: Date, changesSinceSnapshot: Int
+        database: LedgerDatabase, format: Int64, tables: StoreTables?, lastSequence: Int64, lastTime: Date,
+        changesSinceSnapshot: Int
     ) {
         self.path = path
+        self.format = format
+        self.tables = tables ?? StoreTables()
         self.durability = durability
         self.clock = clock
         self.ownership = ownership
         self.database = database
-        if case .group(let every) = durability.commit {
-            committer = LedgerGroupCommitter(database: database, commitEvery: max(1, every))
+        switch durability.commit {
+        case .everyChange: break
+        case .group(let every): committer = LedgerGroupCommitter(database: database, commitEvery: max(1, every))
+        case .onFlush: committer = LedgerGroupCommitter(database: database, commitEvery: .max)
         }
         self.lastSequence = lastSequence
         self.lastTime = lastTime
@@ -116,59 +127,155 @@ final class StoreJournal: @unchecked Sendable {
         path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
         ownership: StateFileLock, retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Opened {
-        // Everything that can refuse the file (its format version, snapshot and journal entries) is read before
-        // anything is written to it: through Ledger's read-only check, so a refused file is left byte for byte as it
-        // was, whatever its journal mode. `nil`: nothing of a store in it yet (a new file, or an app's database).
+        // Everything that can refuse the file (its format version, tables, snapshot and journal entries) is read
+        // before anything is written to it: through Ledger's read-only check, so a refused file is left byte for byte
+        // as it was, whatever its journal mode. `nil`: nothing of a store in it yet (a new file, or an app's database).
         var existing: Replayed?
         let database: LedgerDatabase
         do {
             database = try LedgerDatabase(path: path, options: durability.ledger) { txn in
                 existing = try read(txn, path: path, app: app, signer: signer)
+                // A file of format 1 is backed up before anything (Ledger included) writes to it: stop here.
+                if let replayed = existing, replayed.format == 1, !durability.writesFirstFormat {
+                    throw FirstFormat()
+                }
             }
         } catch let error as StoreSimulatorError {
             throw error
+        } catch is FirstFormat {
+            guard let replayed = existing else { preconditionFailure("a file of format 1 was read") }
+            return try migrate(
+                path: path, replayed: replayed, durability: durability, clock: clock, ownership: ownership)
         } catch {
             throw stateError(error, path: path)
         }
-        if let replayed = existing {
+        if var replayed = existing {
+            if replayed.format == currentFormat { replayed.state.trackChanges() }
             let journal = StoreJournal(
                 path: path, durability: durability, clock: clock, ownership: ownership, database: database,
-                lastSequence: replayed.sequence, lastTime: replayed.time, changesSinceSnapshot: replayed.count)
+                format: replayed.format, tables: replayed.tables, lastSequence: replayed.sequence,
+                lastTime: replayed.time, changesSinceSnapshot: replayed.count)
             return Opened(journal: journal, state: replayed.state, time: replayed.time)
         }
-        let state = StoreState(configuration: configuration, retention: retention)
-        let snapshot = StoreSnapshot(state, sequence: 0, time: clock.now)
+        var state = StoreState(configuration: configuration, retention: retention)
+        let format: Int64 = durability.writesFirstFormat ? 1 : currentFormat
+        var tables: StoreTables?
         do {
-            let bytes = try encode(snapshot)
-            try database.write { txn in
-                try txn.put(bytes, forKey: snapshotKey, in: logName)
-                try txn.setMeta(currentFormat, forKey: formatKey)
+            if format == 1 {
+                let bytes = try encode(StoreSnapshot(state, sequence: 0, time: clock.now))
+                try database.write { txn in
+                    try txn.put(bytes, forKey: snapshotKey, in: logName)
+                    try txn.setMeta(format, forKey: formatKey)
+                }
+            } else {
+                state.trackChanges()
+                tables = try database.write { txn in
+                    let created = try StoreTables.create(txn, state: &state, time: clock.now, through: 0)
+                    try txn.setMeta(format, forKey: formatKey)
+                    return created
+                }
             }
         } catch {
             throw stateError(error, path: path)
         }
         let journal = StoreJournal(
             path: path, durability: durability, clock: clock, ownership: ownership, database: database,
-            lastSequence: 0, lastTime: clock.now, changesSinceSnapshot: 0)
+            format: format, tables: tables, lastSequence: 0, lastTime: clock.now, changesSinceSnapshot: 0)
         return Opened(journal: journal, state: state, time: clock.now)
     }
 
-    /// Reads the store in an existing database and replays it; `nil` when the database holds no store yet.
+    /// Thrown by the check of a file of format 1, to back it up before it is opened for writing.
+    private struct FirstFormat: Error {}
+
+    /// Migrates a file of format 1 (read and replayed into `replayed`) to the current format, in place: copies it to
+    /// `<file>.v1.bak` first (and its `-wal` to `<file>.v1.bak-wal`), then writes the tables, removes the snapshot and
+    /// the journal, and sets the format, in one transaction. A process killed at any point leaves either the file of
+    /// format 1 as it was (the next open migrates it again) or the migrated file.
+    private static func migrate(
+        path: String, replayed: Replayed, durability: StoreDurability, clock: ManualClock, ownership: StateFileLock
+    ) throws(StoreSimulatorError) -> Opened {
+        try backUp(path)
+        var state = replayed.state
+        state.trackChanges()
+        let database: LedgerDatabase
+        let tables: StoreTables
+        do {
+            // Nothing else can have written the file since it was read: this process holds its lock.
+            database = try LedgerDatabase(path: path, options: durability.ledger) { txn in
+                guard try txn.metaInteger(forKey: formatKey) == 1 else { throw FirstFormat() }
+            }
+            let through = replayed.sequence
+            StateFileMoments.reach(.migrating)
+            tables = try database.write { txn in
+                let created = try StoreTables.create(txn, state: &state, time: replayed.time, through: through)
+                _ = try txn.remove(forKey: snapshotKey, in: logName)
+                _ = try txn.removeLogEntries(in: logName, through: through)
+                try txn.setMeta(currentFormat, forKey: formatKey)
+                return created
+            }
+        } catch is FirstFormat {
+            throw StoreSimulatorError(
+                .stateUnavailable, "\(path) changed while it was being migrated; it was not migrated. Open it again.")
+        } catch {
+            let detail = (error as? LedgerError)?.detail ?? "\(error)"
+            throw StoreSimulatorError(
+                .stateWriteFailed,
+                "\(path) (store format 1) could not be migrated to format \(currentFormat): \(detail) It keeps format "
+                    + "1 and its backup \(path).v1.bak; free space or fix the file's permissions and open it again.")
+        }
+        let journal = StoreJournal(
+            path: path, durability: durability, clock: clock, ownership: ownership, database: database,
+            format: currentFormat, tables: tables, lastSequence: replayed.sequence, lastTime: replayed.time,
+            changesSinceSnapshot: 0)
+        return Opened(journal: journal, state: state, time: replayed.time)
+    }
+
+    /// Copies the file at `path` (and its `-wal`, if any) beside it as `<path>.v1.bak` (and `<path>.v1.bak-wal`),
+    /// through temporary copies renamed into place, so that a copy interrupted by a crash is never taken for a
+    /// backup.
+    private static func backUp(_ path: String) throws(StoreSimulatorError) {
+        let files = FileManager.default
+        let backup = path + ".v1.bak"
+        do {
+            for name in [backup + "-wal", backup + "-shm", backup + ".partial", backup + "-wal.partial"]
+            where files.fileExists(atPath: name) {
+                try files.removeItem(atPath: name)
+            }
+            if files.fileExists(atPath: path + "-wal") {
+                try files.copyItem(atPath: path + "-wal", toPath: backup + "-wal.partial")
+            }
+            try files.copyItem(atPath: path, toPath: backup + ".partial")
+            if files.fileExists(atPath: backup) { try files.removeItem(atPath: backup) }
+            if files.fileExists(atPath: backup + "-wal.partial") {
+                try files.moveItem(atPath: backup + "-wal.partial", toPath: backup + "-wal")
+            }
+            try files.moveItem(atPath: backup + ".partial", toPath: backup)
+        } catch {
+            throw StoreSimulatorError(
+                .stateWriteFailed,
+                "\(path) (store format 1) must be migrated to format \(currentFormat), but its backup \(backup) "
+                    + "cannot be written (\(error.localizedDescription)); it was not changed. Free space or make the "
+                    + "directory writable, or migrate a copy: open it with the release that wrote it and copy it.")
+        }
+    }
+
+    /// Reads the store in an existing database; `nil` when the database holds no store yet. Format 2: the tables,
+    /// then the journal entries after them; format 1: the snapshot, then the whole journal.
     private static func read(
         _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed? {
-        let stored: (format: Int64?, snapshot: [UInt8]?, entries: Int)
+        let stored: (format: Int64?, snapshot: Bool, entries: Bool)
         do {
             stored = (
-                try txn.metaInteger(forKey: formatKey), try txn.value(forKey: snapshotKey, in: logName),
-                try txn.logCount(in: logName)
+                try txn.metaInteger(forKey: formatKey), try txn.containsValue(forKey: snapshotKey, in: logName),
+                try txn.lastLogSequence(in: logName) != nil
             )
         } catch {
             throw stateError(error, path: path)
         }
         switch stored.format {
         case nil:
-            guard stored.snapshot == nil, stored.entries == 0 else {
+            guard !stored.snapshot, !stored.entries else {
                 throw StoreSimulatorError(
                     .stateCorrupt,
                     "\(path) holds store entries without the store's format version (meta \(formatKey)); it was "
@@ -179,53 +286,75 @@ final class StoreJournal: @unchecked Sendable {
         case let format? where format > currentFormat:
             throw StoreSimulatorError(
                 .stateTooNew,
-                "\(path) was written by a newer release (store format \(format); this release reads format "
-                    + "\(currentFormat)); it was not changed. Open it with that release, or use another path.")
+                "\(path) was written by a newer release (store format \(format); this release reads formats 1 "
+                    + "to \(currentFormat)); it was not changed. Open it with that release, or use another path.")
         case let format? where format < 1:
             throw StoreSimulatorError(
                 .stateCorrupt, "\(path): the store's format version is \(format), which no release writes")
+        case 1:
+            return try readFirstFormat(txn, path: path, app: app, signer: signer)
         default:
-            break
+            let loaded = try StoreTables.read(txn, path: path)
+            var replayed = try replay(
+                txn, state: loaded.state, time: loaded.time, after: loaded.through, path: path, app: app,
+                signer: signer)
+            replayed.format = currentFormat
+            replayed.tables = loaded.tables
+            return replayed
         }
-        guard let bytes = stored.snapshot else {
+    }
+
+    /// Reads a file of format 1: its snapshot, then every journal entry after it.
+    private static func readFirstFormat(
+        _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
+    ) throws(StoreSimulatorError) -> Replayed {
+        let stored: [UInt8]?
+        do {
+            stored = try txn.value(forKey: snapshotKey, in: logName)
+        } catch {
+            throw stateError(error, path: path)
+        }
+        guard let bytes = stored else {
             throw StoreSimulatorError(
                 .stateCorrupt,
                 "\(path) has no store snapshot (record '\(snapshotKey)' in '\(logName)'); it was not changed. Move it "
                     + "aside (with its -wal and -shm files) and restore a backup, or start from a new path.")
         }
         let snapshot: StoreSnapshot
+        let initial: StoreState
         do {
             snapshot = try JSONDecoder().decode(StoreSnapshot.self, from: Data(bytes))
+            initial = try snapshot.state()
         } catch {
             throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
         }
-        return try replay(txn, snapshot: snapshot, path: path, app: app, signer: signer)
+        var replayed = try replay(
+            txn, state: initial, time: snapshot.time, after: snapshot.sequence, path: path, app: app, signer: signer)
+        replayed.format = 1
+        return replayed
     }
 
     /// What a replay reached.
-    private struct Replayed {
+    private struct Replayed: Sendable {
         var state: StoreState
         var time: Date
         var sequence: Int64
         var count: Int
+        var format: Int64 = currentFormat
+        var tables: StoreTables?
     }
 
-    /// Applies every journal entry after the snapshot, in order, to a private store on a manual lane with no device
-    /// connected (so nothing is told to anyone), each at the store time it was recorded at.
+    /// Applies every journal entry after `sequence`, in order, to a private store on a manual lane with no device
+    /// connected (so nothing is told to anyone), each at the store time it was recorded at, starting from `initial`
+    /// at `time`.
     private static func replay(
-        _ txn: borrowing LedgerReadTransaction, snapshot: StoreSnapshot, path: String, app: AppIdentity,
-        signer: ReceiptSigner
+        _ txn: borrowing LedgerReadTransaction, state initial: StoreState, time: Date, after start: Int64,
+        path: String, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed {
-        let initial: StoreState
-        do {
-            initial = try snapshot.state()
-        } catch {
-            throw corruptEntry(path: path, what: "the store snapshot", reason: error.description)
-        }
-        let clock = ManualClock(start: snapshot.time)
+        let clock = ManualClock(start: time)
         let store = SimulatedStore(
             state: initial, clock: clock, lane: .manual, app: app, signer: signer, journal: nil)
-        var sequence = snapshot.sequence
+        var sequence = start
         var count = 0
         while true {
             let page: [LedgerLogEntry]
@@ -375,11 +504,14 @@ final class StoreJournal: @unchecked Sendable {
         if let failureValue { throw failureValue }
     }
 
-    /// Commits before a device hears of anything, in group-commit mode; a failure is kept in ``failure``.
+    /// Commits before a device hears of anything, in group-commit mode (not with ``StoreDurability/Commit/onFlush``);
+    /// a failure is kept in ``failure``.
     func flushBeforeCallback() {
         gate.lock()
         defer { gate.unlock() }
-        guard failureValue == nil, let committer, committer.pendingWrites > 0 else { return }
+        guard failureValue == nil, let committer, committer.pendingWrites > 0, durability.commit != .onFlush else {
+            return
+        }
         do {
             try committer.flush()
         } catch {
@@ -389,7 +521,8 @@ final class StoreJournal: @unchecked Sendable {
 
     // MARK: Snapshots
 
-    /// Writes a snapshot of the store's state and removes the journal entries it covers, in one transaction.
+    /// Brings the tables up to date with the store's state and removes the journal entries they now include, in one
+    /// transaction (format 1: writes a snapshot of the whole state instead).
     func compact(_ store: SimulatedStore) throws(StoreSimulatorError) {
         gate.lock()
         defer { gate.unlock() }
@@ -399,18 +532,31 @@ final class StoreJournal: @unchecked Sendable {
     private func compactLocked(_ store: SimulatedStore) throws(StoreSimulatorError) {
         try flushLocked()
         guard let database else { return }
-        let snapshot = StoreSnapshot(store.state.withLock { $0 }, sequence: lastSequence, time: clock.now)
+        let through = lastSequence
+        let time = clock.now
+        StateFileMoments.reach(.compacting)
         do {
-            let bytes = try Self.encode(snapshot)
-            let through = lastSequence
-            try database.write { txn in
-                try txn.put(bytes, forKey: Self.snapshotKey, in: Self.logName)
-                try txn.removeLogEntries(in: Self.logName, through: through)
+            if format == 1 {
+                let bytes = try Self.encode(StoreSnapshot(store.state.withLock { $0 }, sequence: through, time: time))
+                try database.write { txn in
+                    try txn.put(bytes, forKey: Self.snapshotKey, in: Self.logName)
+                    _ = try txn.removeLogEntries(in: Self.logName, through: through)
+                }
+            } else {
+                // The state cannot change meanwhile: changes hold the gate, which this holds.
+                var tables = self.tables
+                try store.state.withLock { state in
+                    try database.write { txn in
+                        try tables.write(txn, state: &state, time: time, through: through)
+                        _ = try txn.removeLogEntries(in: Self.logName, through: through)
+                    }
+                }
+                self.tables = tables
             }
-            lastTime = snapshot.time
+            lastTime = time
             changesSinceSnapshot = 0
         } catch {
-            fail(error, "writing a snapshot")
+            fail(error, "compacting the journal into the tables")
             if let failureValue { throw failureValue }
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import StoreModels
 
-/// A store's whole state at one point of its journal, as a state file keeps it (JSON in the `records` table): the
-/// starting point of a replay.
+/// A store's whole state at one point of its journal, as a state file of format 1 keeps it (JSON in the `records`
+/// table): the starting point of a replay, read to migrate such a file; format 2 keeps the state in tables
+/// (``StoreTables``), which reuse the parts of this type that describe a device and a scripted outcome.
 ///
 /// Everything a store knows is here except what belongs to the running process: open queues (devices are kept with
 /// their account and unfinished transactions, without a connection) and the real-time timer.
@@ -14,6 +15,40 @@ struct StoreSnapshot: Codable, Sendable {
         var unfinished: [DeviceTransaction]
         /// The storefront each transaction in progress started in, by transaction.
         var startedIn: [StartedIn]
+
+        init(id: String, account: String, unfinished: [DeviceTransaction], startedIn: [StartedIn]) {
+            self.id = id
+            self.account = account
+            self.unfinished = unfinished
+            self.startedIn = startedIn
+        }
+
+        /// Captures a device of a store's state.
+        init(id: String, _ device: StoreState.Device) {
+            self.init(
+                id: id, account: device.account, unfinished: device.unfinished,
+                startedIn: device.queue.compactMap { entry in
+                    entry.startedIn.map { StartedIn(transaction: entry.transaction.id, storefront: $0) }
+                }.sorted { $0.transaction < $1.transaction })
+        }
+
+        /// The device as a store's state keeps it.
+        func restored() -> StoreState.Device {
+            let restored = StoreState.Device(id: id, account: account)
+            let startedIn = Dictionary(
+                self.startedIn.map { ($0.transaction, $0.storefront) }, uniquingKeysWith: { _, last in last })
+            for transaction in unfinished { restored.append(transaction, startedIn: startedIn[transaction.id]) }
+            return restored
+        }
+    }
+
+    /// The records that unfinished transactions of several devices report (a purchase made elsewhere): shared.
+    static func sharedRecordIDs(_ devices: [Device]) -> Set<UInt64> {
+        var reporters: [UInt64: Int] = [:]
+        for device in devices {
+            for recordID in Set(device.unfinished.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
+        }
+        return Set(reporters.filter { $0.value > 1 }.keys)
     }
 
     /// The storefront a transaction in progress started in.
@@ -87,14 +122,7 @@ struct StoreSnapshot: Codable, Sendable {
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
-        self.devices = state.devices.keys.sorted().map { id in
-            let device = state.devices[id]!
-            return Device(
-                id: id, account: device.account, unfinished: device.unfinished,
-                startedIn: device.queue.compactMap { entry in
-                    entry.startedIn.map { StartedIn(transaction: entry.transaction.id, storefront: $0) }
-                }.sorted { $0.transaction < $1.transaction })
-        }
+        self.devices = state.devices.keys.sorted().map { id in Device(id: id, state.devices[id]!) }
         self.scripted = state.scripted.map {
             Scripted(productID: $0.productID, outcome: ScriptedOutcomeRecord($0.outcome))
         }
@@ -116,20 +144,9 @@ struct StoreSnapshot: Codable, Sendable {
         state.accountSettings = accountSettings ?? [:]
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
-        state.records = TransactionHistory(records)
-        for device in devices {
-            let restored = StoreState.Device(id: device.id, account: device.account)
-            let startedIn = Dictionary(
-                device.startedIn.map { ($0.transaction, $0.storefront) }, uniquingKeysWith: { _, last in last })
-            for transaction in device.unfinished { restored.append(transaction, startedIn: startedIn[transaction.id]) }
-            state.devices[device.id] = restored
-        }
-        // Records reported by unfinished transactions of several devices (a purchase made elsewhere) are shared.
-        var reporters: [UInt64: Int] = [:]
-        for device in devices {
-            for recordID in Set(device.unfinished.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
-        }
-        state.sharedRecordIDs = Set(reporters.filter { $0.value > 1 }.keys)
+        state.records = RecordTable(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))
+        for device in devices { state.devices[device.id] = device.restored() }
+        state.sharedRecordIDs = Self.sharedRecordIDs(devices)
         state.scripted = []
         for entry in scripted { state.scripted.append((entry.productID, try entry.outcome.outcome())) }
         state.subscriptions = subscriptions

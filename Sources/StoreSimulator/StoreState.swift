@@ -98,7 +98,8 @@ struct StoreState: Sendable {
     var accountSettings: [String: AccountSettings] = [:]
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
-    var records = TransactionHistory()
+    /// The history, by identifier.
+    var records = RecordTable()
     /// The consumable and failed records that unfinished transactions of several devices may report (a purchase made
     /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
     /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
@@ -121,6 +122,13 @@ struct StoreState: Sendable {
         self.configuration = configuration
         self.settings = configuration.settings
         self.retention = retention
+    }
+
+    /// Has the history and the subscriptions note what changes from now on, so that a state file's tables can be
+    /// brought up to date row by row (``StoreTables``).
+    mutating func trackChanges() {
+        records.tracksChanges = true
+        subscriptions.tracksChanges = true
     }
 
     /// The device with an identifier, added signed in to the default account if the store does not know it yet.

@@ -18,12 +18,23 @@ struct SubscriptionBook: Sendable, Codable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case slots, states, scheduled, heap, nextSequence
+    }
+
     private var slots: [String: Int] = [:]
     private var states: [SubscriptionState?] = []
     /// The instant each slot is scheduled at (seconds since the reference date), if any.
     private var scheduled: [Double?] = []
     private var heap: [Entry] = []
     private var nextSequence: UInt64 = 0
+    /// Whether writes note the slots they change, so that a state file's table of subscriptions is brought up to date
+    /// row by row (``takeChanges()``); off for an in-memory store.
+    var tracksChanges = false
+    private var changedSlots = Set<Int>()
+    private var cleared = false
+
+    init() {}
 
     /// The subscription with a key (account + newline + group).
     subscript(key: String) -> SubscriptionState? {
@@ -45,6 +56,7 @@ struct SubscriptionBook: Sendable, Codable {
     subscript(slot slot: Int) -> SubscriptionState? {
         get { states[slot] }
         set {
+            if tracksChanges { changedSlots.insert(slot) }
             states[slot] = newValue
             let due = newValue?.nextEventDate?.timeIntervalSinceReferenceDate
             guard scheduled[slot] != due else { return }
@@ -88,6 +100,10 @@ struct SubscriptionBook: Sendable, Codable {
 
     /// Forgets every subscription.
     mutating func removeAll() {
+        if tracksChanges {
+            cleared = true
+            changedSlots.removeAll()
+        }
         slots.removeAll()
         states.removeAll()
         scheduled.removeAll()
@@ -113,6 +129,7 @@ struct SubscriptionBook: Sendable, Codable {
         dropOutdatedEntries()
         guard let top = heap.first, top.due <= limit.timeIntervalSinceReferenceDate else { return nil }
         popTop()
+        if tracksChanges { changedSlots.insert(top.slot) }
         scheduled[top.slot] = nil
         return (top.slot, Date(timeIntervalSinceReferenceDate: top.due))
     }
@@ -148,5 +165,83 @@ struct SubscriptionBook: Sendable, Codable {
             heap.swapAt(first, parent)
             parent = first
         }
+    }
+}
+
+// MARK: Persistence
+
+extension SubscriptionBook {
+    /// One slot as a state file keeps it: the subscription's key and state, and when it is next due with the sequence
+    /// that orders it among subscriptions due at the same instant.
+    struct SlotRow: Codable, Sendable, Equatable {
+        var key: String
+        var state: SubscriptionState?
+        var due: Double?
+        var sequence: UInt64?
+    }
+
+    /// The number of slots (rows), including emptied ones.
+    var slotCount: Int { states.count }
+
+    /// The sequence the next scheduling gets.
+    var sequenceCounter: UInt64 { nextSequence }
+
+    /// For each scheduled slot, the sequence of the heap entry that will surface for it: the lowest among its entries
+    /// at its scheduled instant (older entries at other instants are skipped when they surface).
+    private func effectiveSequences() -> [Int: UInt64] {
+        var sequences: [Int: UInt64] = [:]
+        for entry in heap where scheduled[entry.slot] == entry.due {
+            if let known = sequences[entry.slot], known <= entry.sequence { continue }
+            sequences[entry.slot] = entry.sequence
+        }
+        return sequences
+    }
+
+    /// The rows of some slots (all when `slots` is `nil`), by slot.
+    func rows(_ wanted: Set<Int>?) -> [Int: SlotRow] {
+        var keys = [String](repeating: "", count: states.count)
+        for (key, slot) in slots { keys[slot] = key }
+        let sequences = effectiveSequences()
+        var rows: [Int: SlotRow] = [:]
+        for slot in states.indices where wanted?.contains(slot) ?? true {
+            let due = scheduled[slot]
+            rows[slot] = SlotRow(
+                key: keys[slot], state: states[slot], due: due, sequence: due == nil ? nil : sequences[slot])
+        }
+        return rows
+    }
+
+    /// A book rebuilt from its rows (slots `0..<rows.count`, in order) and its sequence counter; it schedules
+    /// subscriptions due at the same instant in the order the original book did.
+    init(rows: [SlotRow], nextSequence: UInt64) {
+        for (slot, row) in rows.enumerated() {
+            slots[row.key] = slot
+            states.append(row.state)
+            scheduled.append(row.due)
+            if let due = row.due { push(Entry(due: due, sequence: row.sequence ?? 0, slot: slot)) }
+        }
+        self.nextSequence = nextSequence
+    }
+
+    /// What changed since the last call: whether every subscription was forgotten first, then the slots written
+    /// since; forgets them.
+    mutating func takeChanges() -> (cleared: Bool, slots: Set<Int>) {
+        defer {
+            cleared = false
+            changedSlots = []
+        }
+        return (cleared, changedSlots)
+    }
+
+    /// Encodes the book in a canonical form: one heap entry per scheduled slot, in the order they will surface, so
+    /// that two books that behave alike encode alike. Decoding (synthesized) reads this form and the earlier one.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(slots, forKey: .slots)
+        try container.encode(states, forKey: .states)
+        try container.encode(scheduled, forKey: .scheduled)
+        let entries = effectiveSequences().map { Entry(due: scheduled[$0.key]!, sequence: $0.value, slot: $0.key) }
+        try container.encode(entries.sorted { $0.precedes($1) }, forKey: .heap)
+        try container.encode(nextSequence, forKey: .nextSequence)
     }
 }

@@ -54,8 +54,16 @@ private final class CrashChildren: Sendable {
 /// What a crash run did and found.
 private struct CrashFigures: CustomStringConvertible {
     var kills = 0
-    /// Kills before the first line: while the process opened and replayed the file.
+    /// Kills before the process had opened the file: while it started, read, replayed or migrated the file.
     var killsWhileStarting = 0
+    /// Of those, kills while a file of format 1 was being migrated (after the process said it was opening it).
+    var killsWhileMigrating = 0
+    /// Of the kills while migrating, those that landed before the migration committed (the file kept format 1).
+    var migrationsUndone = 0
+    /// Kills right after the store said it was compacting (writing its changed rows).
+    var killsWhileCompacting = 0
+    /// Runs that wrote the file in store format 1, as earlier releases did, before it was migrated.
+    var firstFormatRuns = 0
     /// Kills right after a grant was committed, before its transaction was finished.
     var killsAfterGrant = 0
     var runs = 0
@@ -68,8 +76,9 @@ private struct CrashFigures: CustomStringConvertible {
     var unexpected = 0
 
     var description: String {
-        "\(kills) kills (\(killsWhileStarting) while starting, \(killsAfterGrant) between a grant and its finish) over "
-            + "\(runs) runs, \(steps) steps, \(charges) charges, \(grants) grants "
+        "\(kills) kills (\(killsWhileStarting) while starting, of which \(killsWhileMigrating) while migrating (\(migrationsUndone) before it committed), "
+            + "\(killsWhileCompacting) while compacting, \(killsAfterGrant) between a grant and its finish) over \(runs) runs (\(firstFormatRuns) in format 1), "
+            + "\(steps) steps, \(charges) charges, \(grants) grants "
             + "(\(restoredGrants) of restored transactions), lost \(lost), duplicated \(duplicated), "
             + "granted without a charge \(unexpected)"
     }
@@ -86,19 +95,31 @@ struct CrashTests {
         let errors = directory + "/stderr.log"
         var plan = KillPlan(seed: seed)
         var figures = CrashFigures()
+        // The first runs write the file in store format 1, as earlier releases did; the next ones migrate it, and
+        // the first few of those are killed while they migrate (right after their `migrating` line).
+        let firstFormatRuns = 1 + Int(plan.next(below: 3))
+        var migrationKills = 1 + Int(plan.next(below: 3))
         while true {
-            // Alternate per-change commits and group commits of various sizes, and snapshots, across restarts.
+            // Alternate per-change commits and group commits of various sizes, and compactions of the journal into
+            // the tables (every 20 or 50 changes, or the default), across restarts.
             let commitEvery = [1, 1, 4, 16, 64][Int(plan.next(below: 5))]
-            let compactEvery = [0, 0, 0, 50][Int(plan.next(below: 4))]
+            let compactEvery = [0, 0, 20, 50][Int(plan.next(below: 4))]
+            let firstFormat = figures.runs < firstFormatRuns
+            let migrating = figures.runs >= firstFormatRuns && migrationKills > 0
             let child = try children.start(
                 [
                     "crash-workload", "--state", state, "--seed", String(seed), "--steps", String(steps),
                     "--commit-every", String(commitEvery), "--compact-every", String(compactEvery),
-                ], errorLog: errors)
+                ] + (firstFormat ? ["--format", "1"] : []), errorLog: errors)
             figures.runs += 1
+            if firstFormat { figures.firstFormatRuns += 1 }
             if figures.kills < target {
-                // Kill after a random number of lines: 0 kills it while it starts (opening, replaying).
-                let lines = Int(plan.next(below: 7))
+                // Kill after a random number of lines: 0 kills it while it starts, 1 (`opening`) while it opens the
+                // file (reading, replaying, migrating).
+                // A third of the runs that compact often are killed right after their first `compacting` line.
+                let atCompaction = !migrating && compactEvery > 0 && plan.next(below: 3) == 0
+                let lines = migrating ? 2 : atCompaction ? 500 : Int(plan.next(below: 7))
+                if migrating { migrationKills -= 1 }
                 var read = 0
                 var ended = false
                 var last = ""
@@ -110,11 +131,16 @@ struct CrashTests {
                     if line.hasPrefix("done") { ended = true }
                     last = line
                     read += 1
+                    if migrating, line == "migrating" { break }
+                    if atCompaction, line == "compacting" { break }
                 }
                 if !ended {
                     child.kill9()
                     figures.kills += 1
-                    if lines == 0 { figures.killsWhileStarting += 1 }
+                    if lines == 0 || ["opening", "migrating"].contains(last) { figures.killsWhileStarting += 1 }
+                    if last == "migrating" { figures.killsWhileMigrating += 1 }
+                    if last == "compacting" { figures.killsWhileCompacting += 1 }
+                    if last == "migrating", Self.storeFormat(of: state) == 1 { figures.migrationsUndone += 1 }
                     if last.hasPrefix("granted") { figures.killsAfterGrant += 1 }
                     continue
                 }
@@ -132,6 +158,27 @@ struct CrashTests {
         figures.steps = steps
         try check(state: state, into: &figures)
         return figures
+    }
+
+    /// What the check of ``storeFormat(of:)`` found.
+    private struct Peeked: Error {
+        let format: Int64?
+    }
+
+    /// The store format of an existing state file, read through Ledger's read-only check (which leaves the file as
+    /// it is); `nil` if there is none.
+    private static func storeFormat(of path: String) -> Int64? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            _ = try LedgerDatabase(path: path) { txn in
+                throw Peeked(format: try txn.metaInteger(forKey: "openstorekit.store.format"))
+            }
+        } catch let peeked as Peeked {
+            return peeked.format
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     /// Checks the promises on the state file the workload left: every charge granted exactly once, nothing granted

@@ -9,7 +9,7 @@ import Testing
 
 /// Everything a store knows, as comparable text: the whole state (history, devices' unfinished transactions,
 /// subscriptions with their schedule, settings, catalog, scripted outcomes, identifier counters) and the clock.
-private func fingerprint(_ store: SimulatedStore) throws -> String {
+func fingerprint(_ store: SimulatedStore) throws -> String {
     let state = store.state.withLock { $0 }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -18,7 +18,7 @@ private func fingerprint(_ store: SimulatedStore) throws -> String {
 }
 
 /// Asserts that two stores are in the same state, through the public API and as a whole.
-private func expectSameState(
+func expectSameState(
     _ left: SimulatedStore, _ right: SimulatedStore, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     #expect(left.now == right.now, sourceLocation: sourceLocation)
@@ -220,7 +220,7 @@ struct DurableStoreTests {
         defer { directory.remove() }
         let path = directory.file("state.sqlite")
         try SimulatedStore(statePath: path, lane: .manual).close()
-        try setMeta(2, forKey: StoreJournal.formatKey, in: path)
+        try setMeta(3, forKey: StoreJournal.formatKey, in: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
             _ = try SimulatedStore(statePath: path, lane: .manual)
@@ -228,7 +228,7 @@ struct DurableStoreTests {
         } catch {
             #expect(error.code == .stateTooNew)
             #expect(error.detail.contains(path))
-            #expect(error.detail.contains("format 2"))
+            #expect(error.detail.contains("format 3"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }

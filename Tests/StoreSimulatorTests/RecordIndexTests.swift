@@ -16,7 +16,7 @@ struct RecordIndexTests {
 
     @Test("An account's records come oldest first, however they were stored, and move when replaced")
     func historyIndexes() {
-        var history = TransactionHistory()
+        var history = RecordTable()
         for id: UInt64 in [5, 2, 9, 7, 1] {
             history[id] = Self.record(id, account: id % 2 == 0 ? "even" : "odd", product: "p\(id % 3)")
         }
@@ -42,11 +42,12 @@ struct RecordIndexTests {
         #expect(history.records(of: "even").map(\.id) == [7])
         #expect(history.count == 3)
 
-        // A snapshot's records, with a duplicate whose last copy wins.
-        let restored = TransactionHistory([
-            Self.record(3, account: "a", product: "x"), Self.record(3, account: "b", product: "y"),
+        // A state file's records, indexed as they are read.
+        let restored = RecordTable([
+            3: Self.record(3, account: "b", product: "y"), 4: Self.record(4, account: "b", product: "x"),
         ])
         #expect(restored.records(of: "a").isEmpty)
+        #expect(restored.records(of: "b").map(\.id) == [3, 4])
         #expect(restored.records(of: "b", productID: "y").map(\.id) == [3])
     }
 

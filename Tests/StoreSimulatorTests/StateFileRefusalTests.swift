@@ -29,7 +29,7 @@ struct StateFileRefusalTests {
     /// What is wrong with the file.
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case newerStoreFormat
-        case damagedSnapshot
+        case damagedTable
         case unreadableJournalEntry
         case newerLedgerSchema
         case foreignApplicationID
@@ -44,7 +44,7 @@ struct StateFileRefusalTests {
         var code: StoreSimulatorError.Code {
             switch self {
             case .newerStoreFormat, .newerLedgerSchema: .stateTooNew
-            case .damagedSnapshot, .unreadableJournalEntry, .damagedPages, .emptyWithLog, .truncated: .stateCorrupt
+            case .damagedTable, .unreadableJournalEntry, .damagedPages, .emptyWithLog, .truncated: .stateCorrupt
             case .foreignApplicationID, .notSQLite: .stateUnavailable
             }
         }
@@ -61,9 +61,10 @@ struct StateFileRefusalTests {
         /// Damage made with SQL, through a connection on the file.
         var sql: String? {
             switch self {
-            case .newerStoreFormat: "UPDATE meta SET value = 2 WHERE key = 'openstorekit.store.format'"
-            case .damagedSnapshot:
-                "UPDATE records SET value = X'7B7D' WHERE collection = 'openstorekit.store' AND key = 'snapshot'"
+            case .newerStoreFormat: "UPDATE meta SET value = 3 WHERE key = 'openstorekit.store.format'"
+            case .damagedTable:
+                "UPDATE records SET value = X'7B7D' WHERE collection = 'openstorekit.store.records' AND id = "
+                    + "(SELECT min(id) FROM records WHERE collection = 'openstorekit.store.records')"
             case .unreadableJournalEntry: "INSERT INTO log (name, payload) VALUES ('openstorekit.store', X'C8010203')"
             case .newerLedgerSchema: "PRAGMA user_version = 99"
             case .foreignApplicationID: "PRAGMA application_id = 42"

@@ -9,13 +9,21 @@ import Testing
 /// State files that must be refused with a clear error, and never modified, reset or deleted.
 @Suite("State files")
 struct StateFileTests {
-    /// Makes a closed state file with some history (large enough to span pages) and returns its history.
+    /// Makes a closed state file with some history (large enough to span pages) and returns its history: the first
+    /// half of the purchases compacted into the tables, the second half in the journal after them. With `firstFormat`,
+    /// the file is written in store format 1 (a snapshot of the empty store, then the journal), as earlier releases
+    /// wrote it.
     @discardableResult
-    static func makeStateFile(at path: String, purchases: Int = 60) throws -> [TransactionRecord] {
-        let store = try SimulatedStore(statePath: path, lane: .manual)
+    static func makeStateFile(
+        at path: String, purchases: Int = 60, firstFormat: Bool = false
+    ) throws -> [TransactionRecord] {
+        var durability = StoreDurability()
+        durability.writesFirstFormat = firstFormat
+        let store = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
         let (device, listener) = store.silentConnection("device")
         defer { withExtendedLifetime((device, listener)) {} }
         for index in 0..<purchases {
+            if index == purchases / 2, !firstFormat { try store.compact() }
             let product = index % 3 == 0 ? "com.example.season" : "com.example.coins100"
             let transaction = device.submitNow(
                 PaymentRequest(productID: product, applicationUsername: String(repeating: "u", count: 200)))
@@ -119,16 +127,13 @@ struct StateFileTests {
         #expect(error?.detail.contains("journal entry \(sequence)") == true)
         #expect(error?.detail.contains("unknown command 200") == true)
         // Remove the bad entry: everything else is still there.
-        try LedgerDatabase(path: path).write { txn in
+        try LedgerDatabase(path: path).write { txn throws in
             #expect(try txn.removeLogEntries(in: StoreJournal.logName, through: sequence) > 0)
-            try txn.put(
-                try txn.value(forKey: StoreJournal.snapshotKey, in: StoreJournal.logName)!, forKey: "keep", in: "x")
         }
-        // Removing entries through the bad one also removed the history's entries: the snapshot alone is left, which
-        // is the empty store it was created with.
+        // Removing entries through the bad one also removed the journal's entries: the tables are left, with the
+        // first half of the history (one record per purchase).
         let reopened = try SimulatedStore(statePath: path, lane: .manual)
-        #expect(reopened.allTransactions().isEmpty)
-        #expect(!history.isEmpty)
+        #expect(reopened.allTransactions() == Array(history.prefix(30)))
         try reopened.close()
     }
 
@@ -146,12 +151,12 @@ struct StateFileTests {
         #expect(error?.detail.contains("ends inside the payment's product") == true)
     }
 
-    @Test("An unreadable snapshot is reported as damaged")
+    @Test("An unreadable snapshot of a file of format 1 is reported as damaged, and the file is not migrated")
     func unreadableSnapshot() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("state.sqlite")
-        try Self.makeStateFile(at: path, purchases: 1)
+        try Self.makeStateFile(at: path, purchases: 1, firstFormat: true)
         try LedgerDatabase(path: path).write { txn in
             try txn.put(Array("{\"sequence\": 1}".utf8), forKey: StoreJournal.snapshotKey, in: StoreJournal.logName)
         }

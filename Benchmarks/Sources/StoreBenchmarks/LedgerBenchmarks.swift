@@ -12,6 +12,7 @@ extension BenchmarkSuite {
         addDurablePerChange()
         addDurableGroup()
         addDurableScaling()
+        addLedgerOpenBenchmarks()
     }
 
     /// Purchases per commit in the group-commit workloads: 100 purchases, 300 changes.

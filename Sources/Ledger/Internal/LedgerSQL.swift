@@ -17,6 +17,7 @@ enum LedgerSQL: Int, CaseIterable {
     case count
     case allByKey
     case allByInsertion
+    case valuesByScan
     case collections
 
     case metaSet
@@ -54,6 +55,9 @@ enum LedgerSQL: Int, CaseIterable {
         case .count: "SELECT count(*) FROM records WHERE collection = ?1"
         case .allByKey: "SELECT key, value FROM records WHERE collection = ?1 ORDER BY key"
         case .allByInsertion: "SELECT key, value FROM records WHERE collection = ?1 ORDER BY id"
+        // A scan of the whole table, in storage order: for a collection that holds most of the table, reading it
+        // row by row costs less than finding each row through the (collection, key) index.
+        case .valuesByScan: "SELECT value FROM records NOT INDEXED WHERE collection = ?1"
         case .collections: "SELECT DISTINCT collection FROM records ORDER BY collection"
 
         case .metaSet:

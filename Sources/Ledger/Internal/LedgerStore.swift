@@ -93,6 +93,18 @@ struct LedgerStore {
         }
     }
 
+    func forEachValueByScan(collection: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let statement = try connection.statement(.valuesByScan)
+        var copy = collection
+        try copy.withUTF8 { collection in
+            statement.bindText(collection, at: 1)
+            defer { statement.reset() }
+            while try statement.step() {
+                try statement.withBlob(0, body)
+            }
+        }
+    }
+
     func collections() throws(LedgerError) -> [String] {
         let statement = try connection.statement(.collections)
         defer { statement.reset() }

@@ -164,6 +164,14 @@ final class Statement {
     }
 
     /// Column `index` of the current row as bytes (one copy, into the returned array).
+    /// Calls `body` with the bytes of a blob column in place, valid only during the call (until the next step).
+    func withBlob<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let pointer = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer, count > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     func blob(_ index: Int32) -> [UInt8] {
         let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))

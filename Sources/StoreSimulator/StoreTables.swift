@@ -1,0 +1,321 @@
+import Foundation
+import Ledger
+import StoreModels
+
+/// A store's state as tables of a state file (format 2, docs/durable-state.md): a row per record, device, subscription,
+/// account with its own settings, used offer nonce and expired receipt, one row each for the catalog, the settings and
+/// the scripted outcomes, and meta values for the counters, the retention, the store time and the journal position the
+/// tables include.
+///
+/// Opening reads the tables directly (no replay of the history) and then replays the few journal entries written after
+/// them. Compaction (``write(_:state:time:through:)``) brings the tables up to date with the rows that changed: the
+/// records and subscriptions the state noted as written (``RecordTable``, ``SubscriptionBook``), and, for the small
+/// parts of the state, the rows whose bytes differ from what the file holds (``Written``).
+struct StoreTables: Sendable {
+    /// The collections (tables) of a store, in the order opening reads them.
+    enum Table: String, CaseIterable {
+        case values = "openstorekit.store.values"
+        case records = "openstorekit.store.records"
+        case devices = "openstorekit.store.devices"
+        case subscriptions = "openstorekit.store.subscriptions"
+        case accounts = "openstorekit.store.accounts"
+        case nonces = "openstorekit.store.nonces"
+        case expiredReceipts = "openstorekit.store.expired-receipts"
+    }
+
+    /// Meta keys of the scalar parts.
+    enum Meta {
+        static let through = "openstorekit.store.through"
+        static let time = "openstorekit.store.time"
+        static let retention = "openstorekit.store.retention"
+        static let nextTransactionID = "openstorekit.store.next-transaction-id"
+        static let nextLineItemID = "openstorekit.store.next-line-item-id"
+        static let subscriptionSequence = "openstorekit.store.subscription-sequence"
+    }
+
+    /// The keys of the rows of ``Table/values``.
+    private enum Value: String, CaseIterable {
+        case configuration, settings, scripted
+    }
+
+    /// The value of a row whose key is all it says (a used nonce, a device with an expired receipt).
+    private static let present: [UInt8] = [1]
+
+    /// What the file holds for the parts of the state compared row by row, so that only rows that changed are written.
+    private var values: [String: [UInt8]] = [:]
+    private var devices: [String: [UInt8]] = [:]
+    private var accounts: [String: [UInt8]] = [:]
+    private var nonces = Set<String>()
+    private var expiredReceipts = Set<String>()
+    private var counters: [String: Int64] = [:]
+
+    // MARK: Reading
+
+    /// What ``read(_:path:)`` found.
+    struct Loaded {
+        var state: StoreState
+        var tables: StoreTables
+        /// The journal sequence the tables include.
+        var through: Int64
+        /// The store time they were written at.
+        var time: Date
+    }
+
+    /// Reads a store from its tables, with change tracking on.
+    /// - Throws: `stateCorrupt` naming the file, the table and the row that cannot be read.
+    static func read(_ txn: borrowing LedgerReadTransaction, path: String) throws(StoreSimulatorError) -> Loaded {
+        var tables = StoreTables()
+        var table = Table.values
+        var row = ""
+        do {
+            let through = try meta(txn, Meta.through, &tables)
+            let nextTransactionID = UInt64(bitPattern: try meta(txn, Meta.nextTransactionID, &tables))
+            let nextLineItemID = UInt64(bitPattern: try meta(txn, Meta.nextLineItemID, &tables))
+            let subscriptionSequence = UInt64(bitPattern: try meta(txn, Meta.subscriptionSequence, &tables))
+            guard let seconds = try txn.metaDouble(forKey: Meta.time), seconds.isFinite else {
+                throw Missing(what: "meta \(Meta.time)")
+            }
+            let retention: HistoryRetention
+            switch try txn.metaString(forKey: Meta.retention) {
+            case "all": retention = .all
+            case "receiptOnly": retention = .receiptOnly
+            case let other: throw Missing(what: "meta \(Meta.retention) (found \(other ?? "nothing"))")
+            }
+            row = Value.configuration.rawValue
+            let configuration = try value(txn, .configuration, StoredConfiguration.self, &tables)
+            var state = StoreState(configuration: configuration.configuration, retention: retention)
+            row = Value.settings.rawValue
+            state.settings = try value(txn, .settings, StoreSettings.self, &tables)
+            row = Value.scripted.rawValue
+            state.scripted = []
+            for entry in try value(txn, .scripted, [StoreSnapshot.Scripted].self, &tables) {
+                state.scripted.append((entry.productID, try entry.outcome.outcome()))
+            }
+            state.nextTransactionID = nextTransactionID
+            state.nextWebOrderLineItemID = nextLineItemID
+
+            table = .records
+            row = ""
+            var records: [UInt64: TransactionRecord] = [:]
+            records.reserveCapacity(try txn.count(in: Table.records.rawValue))
+            var cache = StringCache()
+            try txn.forEachValueByScan(in: Table.records.rawValue) { bytes in
+                var reader = JournalReader(bytes)
+                do throws(JournalReader.Failure) {
+                    let record = try RecordRow.decode(&reader, sharing: &cache)
+                    records[record.id] = record
+                } catch {
+                    var start = JournalReader(bytes)
+                    if let id = try? start.uint64("the identifier") { row = RecordRow.key(id) }
+                    throw error
+                }
+            }
+            state.records = RecordTable(records)
+
+            table = .devices
+            var devices: [StoreSnapshot.Device] = []
+            try txn.forEach(in: Table.devices.rawValue) { key, bytes in
+                row = key
+                tables.devices[key] = bytes
+                devices.append(try JSONDecoder().decode(StoreSnapshot.Device.self, from: Data(bytes)))
+            }
+            for device in devices { state.devices[device.id] = device.restored() }
+            state.sharedRecordIDs = StoreSnapshot.sharedRecordIDs(devices)
+
+            table = .subscriptions
+            var slots: [SubscriptionBook.SlotRow] = []
+            try txn.forEach(in: Table.subscriptions.rawValue) { key, bytes in
+                row = key
+                guard key == Self.slotKey(slots.count) else { throw Missing(what: "slot \(slots.count)") }
+                slots.append(try JSONDecoder().decode(SubscriptionBook.SlotRow.self, from: Data(bytes)))
+            }
+            state.subscriptions = SubscriptionBook(rows: slots, nextSequence: subscriptionSequence)
+
+            table = .accounts
+            try txn.forEach(in: Table.accounts.rawValue) { key, bytes in
+                row = key
+                tables.accounts[key] = bytes
+                state.accountSettings[key] = try JSONDecoder().decode(AccountSettings.self, from: Data(bytes))
+            }
+            table = .nonces
+            try txn.forEach(in: Table.nonces.rawValue) { key, _ in tables.nonces.insert(key) }
+            state.usedNonces = tables.nonces
+            table = .expiredReceipts
+            try txn.forEach(in: Table.expiredReceipts.rawValue) { key, _ in tables.expiredReceipts.insert(key) }
+            state.receiptExpired = tables.expiredReceipts
+
+            state.records.tracksChanges = true
+            state.subscriptions.tracksChanges = true
+            return Loaded(
+                state: state, tables: tables, through: through, time: Date(timeIntervalSinceReferenceDate: seconds))
+        } catch let error as LedgerError {
+            throw StoreSimulatorError(
+                error.code == .corrupt ? .stateCorrupt : .stateUnavailable,
+                "\(path): reading table \(table.rawValue) failed: \(error.detail) The file was not changed.")
+        } catch {
+            let place = row.isEmpty ? "" : ", row \(row)"
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): table \(table.rawValue)\(place) cannot be read (\(error)). The file was not changed. It "
+                    + "was damaged, or written by a newer release: open it with that release, or move it aside (with "
+                    + "its -wal and -shm files) and restore a backup or start from a new path.")
+        }
+    }
+
+    private static func meta(
+        _ txn: borrowing LedgerReadTransaction, _ key: String, _ tables: inout StoreTables
+    ) throws -> Int64 {
+        guard let value = try txn.metaInteger(forKey: key) else { throw Missing(what: "meta \(key)") }
+        tables.counters[key] = value
+        return value
+    }
+
+    private static func value<T: Decodable>(
+        _ txn: borrowing LedgerReadTransaction, _ key: Value, _ type: T.Type, _ tables: inout StoreTables
+    ) throws -> T {
+        guard let bytes = try txn.value(forKey: key.rawValue, in: Table.values.rawValue) else {
+            throw Missing(what: "row \(key.rawValue)")
+        }
+        tables.values[key.rawValue] = bytes
+        return try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// A part of the tables that is missing.
+    private struct Missing: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "\(what) is missing" }
+    }
+
+    /// The key of a subscription slot's row: its number, zero-padded so that keys sort by slot.
+    static func slotKey(_ slot: Int) -> String {
+        let digits = String(slot)
+        return String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    }
+
+    // MARK: Writing
+
+    /// Writes every table of `state` (a new file, or a file of format 1 being migrated), with nothing in the file
+    /// before; the state's noted changes are dropped, being written.
+    static func create(
+        _ txn: borrowing LedgerWriteTransaction, state: inout StoreState, time: Date, through: Int64
+    ) throws -> StoreTables {
+        var tables = StoreTables()
+        let encoder = makeEncoder()
+        _ = state.records.takeChanges()
+        _ = state.subscriptions.takeChanges()
+        for record in state.records.values { try putRecord(txn, record) }
+        for (slot, row) in state.subscriptions.rows(nil) {
+            try txn.put(try json(row, encoder), forKey: slotKey(slot), in: Table.subscriptions.rawValue)
+        }
+        try tables.writeSmallParts(txn, state: state, time: time, through: through, encoder: encoder)
+        return tables
+    }
+
+    /// Brings the tables up to date with `state` as of journal sequence `through` and store time `time`: the records
+    /// and subscription slots the state noted as written since the last call, and the rows of the other parts whose
+    /// bytes changed.
+    mutating func write(
+        _ txn: borrowing LedgerWriteTransaction, state: inout StoreState, time: Date, through: Int64
+    ) throws {
+        let encoder = Self.makeEncoder()
+        let records = state.records.takeChanges()
+        if records.cleared { _ = try txn.removeAll(in: Table.records.rawValue) }
+        let changed = records.cleared ? Set(state.records.values.map(\.id)).union(records.changed) : records.changed
+        for id in changed {
+            if let record = state.records[id] {
+                try Self.putRecord(txn, record)
+            } else {
+                _ = try txn.remove(forKey: RecordRow.key(id), in: Table.records.rawValue)
+            }
+        }
+        let subscriptions = state.subscriptions.takeChanges()
+        if subscriptions.cleared { _ = try txn.removeAll(in: Table.subscriptions.rawValue) }
+        for (slot, row) in state.subscriptions.rows(subscriptions.cleared ? nil : subscriptions.slots) {
+            try txn.put(try Self.json(row, encoder), forKey: Self.slotKey(slot), in: Table.subscriptions.rawValue)
+        }
+        try writeSmallParts(txn, state: state, time: time, through: through, encoder: encoder)
+    }
+
+    private static func putRecord(_ txn: borrowing LedgerWriteTransaction, _ record: TransactionRecord) throws {
+        var writer = JournalWriter()
+        RecordRow.encode(record, into: &writer)
+        try txn.put(writer.bytes, forKey: RecordRow.key(record.id), in: Table.records.rawValue)
+    }
+
+    /// The parts compared with what the file holds: counters, values, devices, accounts, nonces, expired receipts.
+    private mutating func writeSmallParts(
+        _ txn: borrowing LedgerWriteTransaction, state: StoreState, time: Date, through: Int64, encoder: JSONEncoder
+    ) throws {
+        for (key, value) in [
+            (Meta.through, through), (Meta.nextTransactionID, Int64(bitPattern: state.nextTransactionID)),
+            (Meta.nextLineItemID, Int64(bitPattern: state.nextWebOrderLineItemID)),
+            (Meta.subscriptionSequence, Int64(bitPattern: state.subscriptions.sequenceCounter)),
+        ] where counters[key] != value {
+            try txn.setMeta(value, forKey: key)
+            counters[key] = value
+        }
+        try txn.setMeta(time.timeIntervalSinceReferenceDate, forKey: Meta.time)
+        try txn.setMeta(state.retention == .all ? "all" : "receiptOnly", forKey: Meta.retention)
+
+        let scripted = state.scripted.map {
+            StoreSnapshot.Scripted(productID: $0.productID, outcome: StoreSnapshot.ScriptedOutcomeRecord($0.outcome))
+        }
+        for (key, bytes) in [
+            (Value.configuration, try Self.json(StoredConfiguration(state.configuration), encoder)),
+            (.settings, try Self.json(state.settings, encoder)), (.scripted, try Self.json(scripted, encoder)),
+        ] where values[key.rawValue] != bytes {
+            try txn.put(bytes, forKey: key.rawValue, in: Table.values.rawValue)
+            values[key.rawValue] = bytes
+        }
+
+        var seen = Set<String>()
+        for (id, device) in state.devices {
+            seen.insert(id)
+            let bytes = try Self.json(StoreSnapshot.Device(id: id, device), encoder)
+            guard devices[id] != bytes else { continue }
+            try txn.put(bytes, forKey: id, in: Table.devices.rawValue)
+            devices[id] = bytes
+        }
+        for id in devices.keys where !seen.contains(id) {
+            _ = try txn.remove(forKey: id, in: Table.devices.rawValue)
+            devices[id] = nil
+        }
+
+        seen = []
+        for (account, settings) in state.accountSettings {
+            seen.insert(account)
+            let bytes = try Self.json(settings, encoder)
+            guard accounts[account] != bytes else { continue }
+            try txn.put(bytes, forKey: account, in: Table.accounts.rawValue)
+            accounts[account] = bytes
+        }
+        for account in accounts.keys where !seen.contains(account) {
+            _ = try txn.remove(forKey: account, in: Table.accounts.rawValue)
+            accounts[account] = nil
+        }
+
+        try Self.sync(txn, &nonces, to: state.usedNonces, in: .nonces)
+        try Self.sync(txn, &expiredReceipts, to: state.receiptExpired, in: .expiredReceipts)
+    }
+
+    /// Writes the keys added to a set and removes the keys removed from it.
+    private static func sync(
+        _ txn: borrowing LedgerWriteTransaction, _ written: inout Set<String>, to current: Set<String>, in table: Table
+    ) throws {
+        guard written != current else { return }
+        for key in current where !written.contains(key) { try txn.put(present, forKey: key, in: table.rawValue) }
+        for key in written where !current.contains(key) { _ = try txn.remove(forKey: key, in: table.rawValue) }
+        written = current
+    }
+
+    /// The JSON of the rows kept as JSON, keys sorted so that equal values give equal bytes.
+    private static func json(_ value: some Encodable, _ encoder: JSONEncoder) throws -> [UInt8] {
+        Array(try encoder.encode(value))
+    }
+
+    private static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
