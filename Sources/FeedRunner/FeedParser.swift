@@ -219,13 +219,21 @@ public struct FeedParser: Sendable {
         _ body: (FeedLine, [(word: String, column: Int)]) throws(FeedError) -> Void
     ) throws(FeedError) {
         var lineNumber = 0
-        var lineStart = text.startIndex
-        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines. A CRLF pair
-        // is one Character, so each of the three line ends is one Character.
-        while lineStart < text.endIndex {
-            let lineEnd = text[lineStart...].firstIndex { $0 == "\n" || $0 == "\r\n" || $0 == "\r" } ?? text.endIndex
+        let utf8 = text.utf8
+        var lineStart = utf8.startIndex
+        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines. The line ends
+        // are ASCII bytes (LF, CR, or CR then LF) and always end a Character, so they are found among the bytes.
+        while lineStart < utf8.endIndex {
+            let lineEnd = utf8[lineStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? utf8.endIndex
             let rawLine = text[lineStart..<lineEnd]
-            lineStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : text.endIndex
+            if lineEnd < utf8.endIndex {
+                lineStart = utf8.index(after: lineEnd)
+                if utf8[lineEnd] == 0x0D, lineStart < utf8.endIndex, utf8[lineStart] == 0x0A {
+                    lineStart = utf8.index(after: lineStart)
+                }
+            } else {
+                lineStart = utf8.endIndex
+            }
             lineNumber += 1
             guard rawLine.utf8.count <= Self.maximumLineLength else {
                 throw FeedError(
@@ -233,13 +241,55 @@ public struct FeedParser: Sendable {
                     "the line holds \(rawLine.utf8.count) bytes; a line holds at most \(Self.maximumLineLength)",
                     hint: "split it into several steps, one per line")
             }
-            let tokens = Self.tokenize(rawLine)
+            let (tokens, trimmed) = Self.scan(rawLine)
             guard !tokens.isEmpty else { continue }
             let step = try parse(tokens, line: lineNumber)
-            let trimmed = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            try body(
-                FeedLine(line: lineNumber, text: trimmed.trimmingCharacters(in: .whitespaces), step: step), tokens)
+            try body(FeedLine(line: lineNumber, text: trimmed, step: step), tokens)
         }
+    }
+
+    /// The words of a line with their 1-based columns (as ``tokenize(_:)`` finds them), and its text before any `#`
+    /// comment without the spaces and tabs around it.
+    static func scan(_ line: Substring) -> (tokens: [(word: String, column: Int)], text: String) {
+        if let scanned = scanASCII(line) { return scanned }
+        let trimmed = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return (tokenize(line), trimmed.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// ``scan(_:)`` of a line whose text before any `#` is ASCII, byte by byte: each byte is then one Character (a
+    /// line holds no CR), and the whitespace trimmed is spaces and tabs. `nil` for any other line.
+    private static func scanASCII(_ line: Substring) -> (tokens: [(word: String, column: Int)], text: String)? {
+        let scanned = line.utf8.withContiguousStorageIfAvailable {
+            bytes -> (tokens: [(word: String, column: Int)], text: String)? in
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            var tokens: [(word: String, column: Int)] = []
+            var wordStart: Int?
+            var end = bytes.count
+            for position in 0..<bytes.count {
+                let byte = bytes[position]
+                guard byte < 0x80 else { return nil }
+                if byte == UInt8(ascii: "#") {
+                    end = position
+                    break
+                }
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                    if let start = wordStart { tokens.append((string(start..<position), start + 1)) }
+                    wordStart = nil
+                } else if wordStart == nil {
+                    wordStart = position
+                }
+            }
+            if let start = wordStart { tokens.append((string(start..<end), start + 1)) }
+            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var low = 0
+            var high = end
+            while low < high, isBlank(bytes[low]) { low += 1 }
+            while high > low, isBlank(bytes[high - 1]) { high -= 1 }
+            return (tokens, string(low..<high))
+        }
+        return scanned ?? nil
     }
 
     /// Words of a line with their 1-based columns, up to a `#` comment.

@@ -7,7 +7,10 @@ public struct JSONObjectWriter: Sendable, Hashable {
     private var members = ""
 
     /// An object with no members yet.
-    public init() {}
+    public init() {
+        // Room for a typical log line or payload, so that adding members does not grow the text several times.
+        members.reserveCapacity(192)
+    }
 
     /// An object of `members`: first those named in `keyOrder`, in that order, then the others with their keys
     /// sorted. Values that are objects are written with their keys sorted.

@@ -80,6 +80,7 @@ public struct UTCDateTime: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The text, with the year in at least four digits and the other fields in two (milliseconds in
     ///   three).
     public func text(separator: String = "T", milliseconds: Bool = false, zone: String = "Z") -> String {
+        if separator == "T", zone == "Z", !milliseconds || millisecond == 0, let text = basicText { return text }
         var text = (year < 0 ? "-" : "") + Self.pad(abs(year), 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
         text += separator + Self.pad(hour, 2) + ":" + Self.pad(minute, 2) + ":" + Self.pad(second, 2)
         if milliseconds && millisecond != 0 { text += "." + Self.pad(millisecond, 3) }
@@ -143,6 +144,27 @@ public struct UTCDateTime: Sendable, Hashable, CustomStringConvertible {
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = value % divisor
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ssZ`, written into one buffer, when each field fits its width (as ``text(separator:
+    /// milliseconds:zone:)`` writes them then); `nil` otherwise.
+    private var basicText: String? {
+        let fields = [(year, 4), (month, 2), (day, 2), (hour, 2), (minute, 2), (second, 2)]
+        guard (0...9999).contains(year), fields.dropFirst().allSatisfy({ (0...99).contains($0.0) }) else { return nil }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            var offset = 0
+            for (index, (value, width)) in fields.enumerated() {
+                var rest = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                offset += width
+                buffer[offset] = UInt8(ascii: index < 2 ? "-" : index == 2 ? "T" : index < 5 ? ":" : "Z")
+                offset += 1
+            }
+            return offset
+        }
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

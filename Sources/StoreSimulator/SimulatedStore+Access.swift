@@ -8,8 +8,7 @@ extension SimulatedStore {
     public func access(to productID: String, account: String = SimulatedStore.defaultAccount) -> ProductAccess {
         let now = clock.now
         return state.withLock { state in
-            let purchases = state.records.values.filter { $0.account == account && $0.productID == productID }
-                .sorted { $0.id < $1.id }.compactMap(\.accessPurchase)
+            let purchases = state.records.records(of: account, productID: productID).compactMap(\.accessPurchase)
             return ProductAccess(purchases: purchases, billing: state.billing(of: productID, account: account), at: now)
         }
     }

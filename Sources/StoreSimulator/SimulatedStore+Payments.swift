@@ -347,10 +347,7 @@ extension StoreState {
         guard usedNonces.insert(discount.nonce.lowercased()).inserted else {
             return .failure(StoreFailure(.invalidSignature, "the payment discount's nonce was already used"))
         }
-        let hasSubscribed = records.values.contains {
-            $0.account == account && $0.state == .purchased
-                && configuration.catalog.product($0.productID)?.subscription?.groupID == subscription.groupID
-        }
+        let hasSubscribed = hasRecord(of: account, inGroup: subscription.groupID) { $0.state == .purchased }
         guard hasSubscribed else {
             return .failure(
                 StoreFailure(.ineligibleForOffer, "promotional offers are for customers who have subscribed before")
@@ -361,9 +358,8 @@ extension StoreState {
 
     /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it.
     func isEligibleForIntroductoryOffer(account: String, groupID: String) -> Bool {
-        !records.values.contains {
-            $0.account == account && ($0.state == .purchased || $0.isTrialPeriod || $0.isInIntroOfferPeriod)
-                && configuration.catalog.product($0.productID)?.subscription?.groupID == groupID
+        !hasRecord(of: account, inGroup: groupID) {
+            $0.state == .purchased || $0.isTrialPeriod || $0.isInIntroOfferPeriod
         }
     }
 
@@ -407,9 +403,7 @@ extension StoreState {
         case .consumable, .nonRenewingSubscription:
             break
         case .nonConsumable:
-            if let owned = records.values.filter({ $0.account == account && $0.productID == product.id && $0.isOwned })
-                .min(by: { $0.id < $1.id })
-            {
+            if let owned = ownedRecord(of: account, productID: product.id) {
                 records[recordID] = nil
                 return owned.id
             }

@@ -40,9 +40,7 @@ extension SimulatedStore {
             var revoked: [String] = []
             switch record.productType {
             case .nonConsumable:
-                let stillOwned = state.records.values.contains {
-                    $0.account == record.account && $0.productID == record.productID && $0.isOwned
-                }
+                let stillOwned = state.ownedRecord(of: record.account, productID: record.productID) != nil
                 if !stillOwned { revoked = [record.productID] }
             case .autoRenewableSubscription:
                 if let key = try? state.subscriptionKey(forTransaction: id),

@@ -71,10 +71,9 @@ extension SimulatedStore {
         let movable = clock as? any MovableClock
         let limit = movable == nil ? min(date, clock.now) : date
         let budget = limitingRenewals ? Self.maximumRenewalsPerAdvance : Int.max
-        var (devicesByAccount, generation) = try state.withLock { state throws(StoreSimulatorError) in
+        try state.withLock { state throws(StoreSimulatorError) in
             let bound = limitingRenewals ? state.renewalBound(until: limit) : 0
             guard bound <= budget else { throw Self.tooManyRenewals(bound, until: limit) }
-            return (state.devicesByAccount(), state.deviceGeneration)
         }
         // The move is recorded in steps, each before anyone hears of it, and only as far as it goes: a move that
         // stops over the renewal limit is recorded up to where it stopped, so that a replay stops there too. On the
@@ -83,8 +82,7 @@ extension SimulatedStore {
         // journal's gate is held), so a step is recorded before each slice is dispatched.
         let recordStep: ((Date) -> Void)? = journal.map { journal in { journal.record(.advance(to: $0)) } }
         return try handleDue(
-            until: limit, finally: date, movable: movable, budget: budget, devicesByAccount: &devicesByAccount,
-            generation: &generation, recordStep: recordStep)
+            until: limit, finally: date, movable: movable, budget: budget, recordStep: recordStep)
     }
 
     private enum Slice {
@@ -98,8 +96,6 @@ extension SimulatedStore {
         finally date: Date,
         movable: (any MovableClock)?,
         budget: Int,
-        devicesByAccount: inout [String: [String]],
-        generation: inout UInt64,
         recordStep: ((Date) -> Void)?
     ) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         let stepwise: Bool
@@ -119,7 +115,6 @@ extension SimulatedStore {
         var slice = Slice.more
         while slice == .more {
             var outcome = SubscriptionOutcome()
-            let byAccount = devicesByAccount
             // Whether an open queue or a subscription observer hears of this slice: only then does the lane run at
             // its instant, and does the slice end with the instant.
             var heard = false
@@ -134,7 +129,7 @@ extension SimulatedStore {
                     instant = due
                     movable?.advance(to: due)
                     let (eventCount, deliveryCount) = (outcome.events.count, outcome.deliveries.count)
-                    state.processDue(slot: slot, at: due, devicesByAccount: byAccount, into: &outcome)
+                    state.processDue(slot: slot, at: due, into: &outcome)
                     for event in outcome.events[eventCount...] where event.transactionID != nil { renewals += 1 }
                     if stepwise, !heard {
                         heard =
@@ -154,13 +149,9 @@ extension SimulatedStore {
             }
             step(instant)
             dispatch(outcome)
+            // Callbacks may connect devices: renewals from here on reach them too (the store files devices under their
+            // accounts as they connect).
             lane.runUntilIdle()
-            // Callbacks may have connected devices: renewals from here on reach them too.
-            let known = generation
-            let update = state.withLock { state -> (UInt64, [String: [String]])? in
-                state.deviceGeneration == known ? nil : (state.deviceGeneration, state.devicesByAccount())
-            }
-            if let update { (generation, devicesByAccount) = update }
         }
         if slice == .overBudget, let instant {
             step(instant)

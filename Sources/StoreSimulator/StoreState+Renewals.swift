@@ -8,20 +8,11 @@ struct SubscriptionOutcome {
 }
 
 extension StoreState {
-    /// The devices of every account, each list in identifier order.
-    func devicesByAccount() -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for (id, device) in devices { result[device.account, default: []].append(id) }
-        for key in result.keys { result[key]?.sort() }
-        return result
-    }
-
     /// Handles a subscription that fell due at `due`: renews, fails to renew, retries billing, ends a grace period or
     /// billing retry, or expires it.
     mutating func processDue(
         slot: Int,
         at due: Date,
-        devicesByAccount: [String: [String]],
         into outcome: inout SubscriptionOutcome
     ) {
         guard var subscription = subscriptions[slot: slot] else { return }
@@ -30,7 +21,7 @@ extension StoreState {
             subscriptions[slot: slot] = nil
             return
         }
-        let deviceIDs = devicesByAccount[subscription.account] ?? []
+        let deviceIDs = devices.ids(of: subscription.account)
         switch subscription.phase {
         case .active:
             guard subscription.expiresAt <= due else { break }
@@ -299,7 +290,7 @@ extension StoreState {
     func renewalBound(until limit: Date) -> Int {
         let retrying = settings.billingRetryOnRenewal
         var total = 0
-        subscriptions.visit { subscription in
+        subscriptions.visitDue(notAfter: limit) { subscription in
             guard total <= Int.max / 2, let next = subscription.nextEventDate, next <= limit else { return }
             switch subscription.phase {
             case .active:

@@ -111,10 +111,9 @@ struct StoreState: Sendable {
     /// elsewhere reaches every device of its account). Any other such record is reported by one transaction at most,
     /// so finishing that transaction can drop it (`.receiptOnly`) without looking through every device's queue.
     var sharedRecordIDs = Set<UInt64>()
-    /// The devices by identifier. Entries are added, never replaced or removed: connections hold on to their device.
-    var devices: [String: Device] = [:]
-    /// Counts connections, so that a move of the clock knows when the devices of an account may have changed.
-    var deviceGeneration: UInt64 = 0
+    /// The devices by identifier, each filed under its account. Entries are added, never replaced or removed:
+    /// connections hold on to their device.
+    var devices = DeviceDirectory()
     var scripted: [(productID: String?, outcome: ScriptedOutcome)] = []
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
     var subscriptions = SubscriptionBook()
@@ -147,12 +146,11 @@ struct StoreState: Sendable {
         return device
     }
 
-    /// The device with an identifier, made if new, signed in to `account`; counts the connection.
+    /// The device with an identifier, made if new, signed in to `account` and filed under it.
     mutating func registerDevice(_ id: String, account: String) -> Device {
         let device = devices[id] ?? Device(id: id, account: account)
         device.account = account
         devices[id] = device
-        deviceGeneration &+= 1
         return device
     }
 
@@ -186,7 +184,7 @@ struct StoreState: Sendable {
 
     /// The records of an account, oldest first.
     func records(of account: String) -> [TransactionRecord] {
-        records.values.filter { $0.account == account }.sorted { $0.id < $1.id }
+        records.records(of: account)
     }
 
     /// Whether an account may make payments: its own setting, else the store-wide one.
@@ -201,7 +199,7 @@ struct StoreState: Sendable {
 
     /// The devices signed in to an account, in identifier order.
     func deviceIDs(of account: String) -> [String] {
-        devices.filter { $0.value.account == account }.map(\.key).sorted()
+        devices.ids(of: account)
     }
 }
 

@@ -74,6 +74,30 @@ struct SubscriptionBook: Sendable, Codable {
         for case let state? in states { body(state) }
     }
 
+    /// Calls `body` with every subscription whose next event falls due at or before `limit`, in the order ``visit(_:)``
+    /// takes them, found through the schedule instead of a look at every subscription: the heap is walked only where
+    /// its entries are due by `limit` (an entry is never due before its parent).
+    func visitDue(notAfter limit: Date, _ body: (SubscriptionState) -> Void) {
+        let bound = limit.timeIntervalSinceReferenceDate
+        var due: [Int] = []
+        var pending = heap.isEmpty ? [] : [0]
+        while let index = pending.popLast() {
+            let entry = heap[index]
+            guard entry.due <= bound else { continue }
+            // An outdated entry (its subscription rescheduled since) is passed over; its children may be due.
+            if scheduled[entry.slot] == entry.due { due.append(entry.slot) }
+            let left = 2 * index + 1
+            if left < heap.count { pending.append(left) }
+            if left + 1 < heap.count { pending.append(left + 1) }
+        }
+        due.sort()
+        var previous: Int?
+        for slot in due where slot != previous {
+            previous = slot
+            if let state = states[slot] { body(state) }
+        }
+    }
+
     /// Forgets every subscription.
     mutating func removeAll() {
         if tracksChanges {
