@@ -206,7 +206,7 @@ private final class DurablePurchases {
 /// The baseline: raw SQLite inserting rows into a table of the Ledger log's schema, in WAL mode with
 /// `synchronous=FULL`, committing every `rowsPerCommit` rows. Owns its connection and statements.
 /// A listener that hears nothing.
-private final class SilentListener: DeviceListener {
+final class SilentListener: DeviceListener {
     func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {}
 }
 

@@ -112,10 +112,13 @@ private enum LedgerOpen {
         let store = try SimulatedStore(
             statePath: arguments[2], durability: durability, lane: .manual, retention: retention)
         let request = PaymentRequest(productID: "com.example.coins100")
+        let listener = SilentListener()
+        let device = store.connect(deviceID: "bench", frontEnd: "bench", listener: listener)
         for _ in 0..<size {
-            let transaction = store.submit(request, deviceID: "bench")
-            store.processPayment(transaction.id, deviceID: "bench")
-            store.finish(transaction.id, deviceID: "bench")
+            let id = device.submit(request)
+            store.runUntilIdle()
+            device.finish(id)
+            store.runUntilIdle()
         }
         try store.compact()
         let records = store.allTransactions().count
