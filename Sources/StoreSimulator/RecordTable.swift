@@ -11,8 +11,6 @@ import StoreModels
 /// brought up to date row by row (``takeChanges()``) instead of being rewritten whole. An in-memory store leaves it off
 /// and pays one branch per write.
 struct RecordTable: Sendable {
-    typealias Storage = [UInt64: TransactionRecord]
-
     /// Record identifiers in ascending order.
     struct IDs: Sendable, RandomAccessCollection {
         private(set) var ids: [UInt64] = []
@@ -56,7 +54,12 @@ struct RecordTable: Sendable {
         }
     }
 
-    private var storage: Storage = [:]
+    /// The records in one contiguous array, in no particular order (never `nil` between calls: the array is an
+    /// array of optionals so that a write by key can change a record in place), and the position of each by
+    /// identifier. Half the memory of a dictionary of the 216-byte records, written in order when a state file is
+    /// read, and scanned without hashing.
+    private var rows: [TransactionRecord?] = []
+    private var positions: [UInt64: Int] = [:]
     private var accounts: [String: Account] = [:]
     /// Whether writes note the identifiers they change.
     var tracksChanges = false
@@ -68,56 +71,91 @@ struct RecordTable: Sendable {
     init() {}
 
     /// A table holding `records` (for example read from a state file), with no changes noted.
-    init(_ records: Storage) {
-        storage = records
-        for record in records.values {
-            accounts[record.account, default: Account()].add(record.id, productID: record.productID)
-        }
+    init(_ records: [UInt64: TransactionRecord]) {
+        reserveCapacity(records.count)
+        for (id, record) in records { self[id] = record }
+    }
+
+    /// Makes room for `count` records.
+    mutating func reserveCapacity(_ count: Int) {
+        rows.reserveCapacity(count)
+        positions.reserveCapacity(count)
     }
 
     /// The record with an identifier.
     subscript(id: UInt64) -> TransactionRecord? {
-        get { storage[id] }
+        get { positions[id].flatMap { rows[$0] } }
         set {
             if tracksChanges { changed.insert(id) }
-            let old: TransactionRecord?
-            if let newValue {
-                old = storage.updateValue(newValue, forKey: id)
-            } else {
-                old = storage.removeValue(forKey: id)
-            }
-            if let old, old.account != newValue?.account || old.productID != newValue?.productID {
-                accounts[old.account]?.remove(id, productID: old.productID)
-            } else if old != nil {
+            guard let newValue else {
+                if let position = positions[id] { removeRow(at: position, id: id) }
                 return
             }
-            guard let newValue else { return }
-            accounts[newValue.account, default: Account()].add(id, productID: newValue.productID)
+            // One hash for a new record (every one, when a state file is read).
+            if let position = positions.updateValue(rows.count, forKey: id) {
+                positions[id] = position
+                let old = rows[position]!
+                rows[position] = newValue
+                reindex(id, from: old, to: newValue)
+            } else {
+                rows.append(newValue)
+                accounts[newValue.account, default: Account()].add(id, productID: newValue.productID)
+            }
+        }
+        _modify {
+            if tracksChanges { changed.insert(id) }
+            if let position = positions[id] {
+                let account = rows[position]!.account
+                let productID = rows[position]!.productID
+                defer {
+                    if let record = rows[position] {
+                        if record.account != account || record.productID != productID {
+                            accounts[account]?.remove(id, productID: productID)
+                            accounts[record.account, default: Account()].add(id, productID: record.productID)
+                        }
+                    } else {
+                        accounts[account]?.remove(id, productID: productID)
+                        removeRow(at: position, id: id)
+                    }
+                }
+                yield &rows[position]
+            } else {
+                var added: TransactionRecord? = nil
+                defer {
+                    if let added {
+                        positions[id] = rows.count
+                        rows.append(added)
+                        accounts[added.account, default: Account()].add(id, productID: added.productID)
+                    }
+                }
+                yield &added
+            }
         }
     }
 
     /// Every record, in no particular order.
-    var values: Storage.Values { storage.values }
+    var values: Values { Values(rows: rows) }
 
     /// The number of records.
-    var count: Int { storage.count }
+    var count: Int { rows.count }
 
     /// The position of the record with an identifier, for ``isDroppable(at:)`` and ``remove(at:)``.
-    func index(forKey id: UInt64) -> Storage.Index? {
-        storage.index(forKey: id)
+    func index(forKey id: UInt64) -> Int? {
+        positions[id]
     }
 
     /// Whether the record at a position is a consumable or failed purchase (what `.receiptOnly` drops once finished),
     /// read in place.
-    func isDroppable(at position: Storage.Index) -> Bool {
-        storage.values[position].productType == .consumable || storage.values[position].state == .failed
+    func isDroppable(at position: Int) -> Bool {
+        rows[position]!.productType == .consumable || rows[position]!.state == .failed
     }
 
     /// Removes the record at a position.
-    mutating func remove(at position: Storage.Index) {
-        if tracksChanges { changed.insert(storage.keys[position]) }
-        let (id, record) = storage.remove(at: position)
-        accounts[record.account]?.remove(id, productID: record.productID)
+    mutating func remove(at position: Int) {
+        let record = rows[position]!
+        if tracksChanges { changed.insert(record.id) }
+        accounts[record.account]?.remove(record.id, productID: record.productID)
+        removeRow(at: position, id: record.id)
     }
 
     /// Removes every record.
@@ -126,7 +164,8 @@ struct RecordTable: Sendable {
             cleared = true
             changed.removeAll()
         }
-        storage.removeAll()
+        rows.removeAll()
+        positions.removeAll()
         accounts.removeAll()
     }
 
@@ -140,11 +179,11 @@ struct RecordTable: Sendable {
     func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? { accounts[account]?.byProduct.keys }
 
     /// An account's records, oldest first.
-    func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { storage[$0] } }
+    func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { self[$0] } }
 
     /// An account's records of a product, oldest first.
     func records(of account: String, productID: String) -> [TransactionRecord] {
-        ids(of: account, productID: productID).compactMap { storage[$0] }
+        ids(of: account, productID: productID).compactMap { self[$0] }
     }
 
     /// The oldest of an account's records of a product that satisfies a predicate.
@@ -152,7 +191,7 @@ struct RecordTable: Sendable {
         -> TransactionRecord?
     {
         for id in ids(of: account, productID: productID) {
-            if let record = storage[id], predicate(record) { return record }
+            if let record = self[id], predicate(record) { return record }
         }
         return nil
     }
@@ -165,5 +204,33 @@ struct RecordTable: Sendable {
             changed = []
         }
         return (cleared, changed)
+    }
+
+    /// Moves a record in the account indexes when a write changed its account or product.
+    private mutating func reindex(_ id: UInt64, from old: TransactionRecord, to new: TransactionRecord) {
+        guard old.account != new.account || old.productID != new.productID else { return }
+        accounts[old.account]?.remove(id, productID: old.productID)
+        accounts[new.account, default: Account()].add(id, productID: new.productID)
+    }
+
+    /// Removes the row at a position, which holds (or held, before a change in place emptied it) the record `id`,
+    /// moving the last row into its place. The account indexes are the caller's.
+    private mutating func removeRow(at position: Int, id: UInt64) {
+        let last = rows.count - 1
+        positions[id] = nil
+        if position != last {
+            rows.swapAt(position, last)
+            if let moved = rows[position]?.id { positions[moved] = position }
+        }
+        rows.removeLast()
+    }
+
+    /// The records of a table, in no particular order: a collection that reads them in place.
+    struct Values: RandomAccessCollection, Sendable {
+        fileprivate let rows: [TransactionRecord?]
+
+        var startIndex: Int { rows.startIndex }
+        var endIndex: Int { rows.endIndex }
+        subscript(position: Int) -> TransactionRecord { rows[position]! }
     }
 }

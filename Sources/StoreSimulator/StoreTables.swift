@@ -96,7 +96,7 @@ struct StoreTables: Sendable {
 
             table = .records
             row = ""
-            var records: [UInt64: TransactionRecord] = [:]
+            var records = RecordTable()
             records.reserveCapacity(try txn.count(in: Table.records.rawValue))
             var cache = StringCache()
             try txn.forEachValueByScan(in: Table.records.rawValue) { bytes in
@@ -110,7 +110,7 @@ struct StoreTables: Sendable {
                     throw error
                 }
             }
-            state.records = RecordTable(records)
+            state.records = records
 
             table = .devices
             var devices: [StoreSnapshot.Device] = []
