@@ -50,6 +50,7 @@ extension SimulatedStore {
         var decided: DeviceTransaction?
         var audience = DeviceAudience.none
         var storefrontChange: Storefront?
+        var elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)?
         // The common case, an unchanged storefront, decides at once; a changed one asks the listeners outside the lock.
         state.withLock { state in
             guard let index = device.index(of: transactionID),
@@ -65,12 +66,15 @@ extension SimulatedStore {
             } else {
                 journal?.record(.processPayment(transactionID, deviceID: device.id, continues: true))
                 state.decide(at: index, of: device, now: now)
+                elsewhere = state.tellOtherDevices(
+                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
             }
             decided = device.queue[index].transaction
         }
         guard let transaction = decided else { return }
         guard let storefront = storefrontChange else {
             emitUpdate(transaction, to: audience)
+            if let elsewhere { tell(elsewhere) }
             return
         }
         journal?.flushBeforeCallback()
@@ -85,6 +89,8 @@ extension SimulatedStore {
             guard let index = device.index(of: transactionID) else { return nil }
             if keepGoing {
                 state.decide(at: index, of: device, now: now)
+                elsewhere = state.tellOtherDevices(
+                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
             } else {
                 state.failForStorefront(at: index, of: device, storefront)
             }
@@ -92,6 +98,13 @@ extension SimulatedStore {
         }
         guard let (changed, audienceNow) = update else { return }
         emitUpdate(changed, to: audienceNow)
+        if let elsewhere { tell(elsewhere) }
+    }
+
+    /// Sends the other devices of an account the purchase one of them made, on the lane, after the buying device
+    /// heard it.
+    func tell(_ elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)) {
+        for deviceID in elsewhere.deviceIDs { send(.purchasedOnOtherDevice([elsewhere.transaction]), to: deviceID) }
     }
 
     /// Removes a finished transaction from a device and tells the device's listeners. Runs on the lane.
@@ -102,7 +115,17 @@ extension SimulatedStore {
         journal?.begin(.finish(transactionID, deviceID: device.id))
         defer { journal?.end() }
         let audience = state.withLock { state -> DeviceAudience? in
-            guard let index = device.index(of: transactionID) else { return nil }
+            guard let index = device.index(of: transactionID) else {
+                // A purchase made on another device leaves this one silently: StoreKit 1 never held it, and the
+                // front end that finished it knows.
+                if !device.otherDevicePurchases.isEmpty,
+                    let position = device.otherDevicePurchases.firstIndex(where: { $0.id == transactionID })
+                {
+                    let recordID = device.otherDevicePurchases.remove(at: position).recordID
+                    if state.retention == .receiptOnly, let recordID { state.dropFinishedRecord(recordID) }
+                }
+                return nil
+            }
             let recordID = device.queue[index].transaction.recordID
             device.queue.discard(at: index)
             if state.retention == .receiptOnly, let recordID {
@@ -208,6 +231,7 @@ extension StoreState {
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
             let reported = devices.values.contains { device in
                 device.queue.contains { $0.transaction.recordID == recordID }
+                    || device.otherDevicePurchases.contains { $0.recordID == recordID }
             }
             guard !reported else { return }
             sharedRecordIDs.remove(recordID)

@@ -14,6 +14,9 @@ struct StoreSnapshot: Codable, Sendable {
         var unfinished: [DeviceTransaction]
         /// The storefront each transaction in progress started in, by transaction.
         var startedIn: [StartedIn]
+        /// Purchases made on other devices of the account, not yet finished here; absent from the snapshots of
+        /// earlier releases, and when there are none.
+        var otherDevicePurchases: [DeviceTransaction]?
     }
 
     /// The storefront a transaction in progress started in.
@@ -93,7 +96,8 @@ struct StoreSnapshot: Codable, Sendable {
                 id: id, account: device.account, unfinished: device.unfinished,
                 startedIn: device.queue.compactMap { entry in
                     entry.startedIn.map { StartedIn(transaction: entry.transaction.id, storefront: $0) }
-                }.sorted { $0.transaction < $1.transaction })
+                }.sorted { $0.transaction < $1.transaction },
+                otherDevicePurchases: device.otherDevicePurchases.isEmpty ? nil : device.otherDevicePurchases)
         }
         self.scripted = state.scripted.map {
             Scripted(productID: $0.productID, outcome: ScriptedOutcomeRecord($0.outcome))
@@ -122,12 +126,14 @@ struct StoreSnapshot: Codable, Sendable {
             let startedIn = Dictionary(
                 device.startedIn.map { ($0.transaction, $0.storefront) }, uniquingKeysWith: { _, last in last })
             for transaction in device.unfinished { restored.append(transaction, startedIn: startedIn[transaction.id]) }
+            restored.otherDevicePurchases = device.otherDevicePurchases ?? []
             state.devices[device.id] = restored
         }
         // Records reported by unfinished transactions of several devices (a purchase made elsewhere) are shared.
         var reporters: [UInt64: Int] = [:]
         for device in devices {
-            for recordID in Set(device.unfinished.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
+            let reported = device.unfinished + (device.otherDevicePurchases ?? [])
+            for recordID in Set(reported.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
         }
         state.sharedRecordIDs = Set(reporters.filter { $0.value > 1 }.keys)
         state.scripted = []
