@@ -20,6 +20,7 @@ struct BenchmarkSuite {
         addFeedBenchmarks()
         addLedgerBenchmarks()
         addJWSBenchmarks()
+        addStoreKit2Benchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 
