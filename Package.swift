@@ -56,7 +56,8 @@ let package = Package(
         .target(
             name: "OpenStoreKit2", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
         .target(
-            name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels"]),
+            name: "OpenStoreKitTest",
+            dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels", "ReceiptKit"]),
         .target(name: "StoreKit", dependencies: ["OpenStoreKit", "OpenStoreKit2"]),
         .target(name: "StoreKitTest", dependencies: ["OpenStoreKitTest", "StoreSimulator"]),
         // The app-side modules see the store through OpenStoreKit's `StoreEnvironment`, never the simulator itself.

@@ -40,6 +40,7 @@ let package = Package(
             name: "StoreBenchmarks",
             dependencies: [
                 .product(name: "OpenStoreKit", package: "OpenStoreKit"),
+                .product(name: "OpenStoreKit2", package: "OpenStoreKit"),
                 .product(name: "StoreSimulator", package: "OpenStoreKit"),
                 .product(name: "StoreModels", package: "OpenStoreKit"),
                 .product(name: "ReceiptKit", package: "OpenStoreKit"),

@@ -23,12 +23,12 @@ final class DeviceLink: DeviceListener, @unchecked Sendable {
         self.account = account
     }
 
-    /// Attaches to the device and returns its unfinished transactions; the store goes on deciding transactions
-    /// still `.purchasing` (from a process that stopped).
+    /// Attaches to the device and returns its unfinished transactions, then the purchases made on other devices it
+    /// keeps; the store goes on deciding transactions still `.purchasing` (from a process that stopped).
     func connect() -> [DeviceTransaction] {
         let connection = store.connect(deviceID: deviceID, account: account, frontEnd: Self.frontEnd, listener: self)
         self.connection = connection
-        return connection.unfinishedTransactions
+        return connection.unfinishedTransactions + connection.otherDevicePurchases
     }
 
     /// Adds a payment to the device's queue and returns its transaction identifier; `preparing` gets the identifier
@@ -43,8 +43,12 @@ final class DeviceLink: DeviceListener, @unchecked Sendable {
         connection?.finish(transactionID)
     }
 
-    /// The device's unfinished transactions, in the order they arrived, whichever front end made them.
-    var unfinished: [DeviceTransaction] { connection?.unfinishedTransactions ?? [] }
+    /// The device's unfinished transactions, in the order they arrived, whichever front end made them, then the
+    /// purchases made on other devices that it keeps until StoreKit 2 finishes them.
+    var unfinished: [DeviceTransaction] {
+        guard let connection else { return [] }
+        return connection.unfinishedTransactions + connection.otherDevicePurchases
+    }
 
     // MARK: DeviceListener
 

@@ -77,17 +77,17 @@ final class StoreKitClient: Sendable {
 
     func handle(_ event: DeviceEvent) {
         switch event {
-        case .updated(let transactions):
+        case .updated(let transactions), .purchasedOnOtherDevice(let transactions):
             for transaction in transactions { handleUpdate(transaction) }
-        case .entitlementsRevoked(let productIDs):
-            handleRevocation(of: Set(productIDs))
+        case .refunded(let recordIDs):
+            handleRefunds(recordIDs)
         case .storefrontChanged(let storefront):
             let listeners = state.withLock { state in
                 state.storefrontListeners = state.storefrontListeners.filter { $0.listener != nil }
                 return state.storefrontListeners.compactMap(\.listener)
             }
             for listener in listeners { listener.receive([Storefront(storefront)]) }
-        case .removed, .dropped, .restoreFinished, .restoreFailed, .priceConsentNeeded:
+        case .removed, .dropped, .restoreFinished, .restoreFailed, .priceConsentNeeded, .entitlementsRevoked:
             break
         }
     }
@@ -118,13 +118,9 @@ final class StoreKitClient: Sendable {
         }
     }
 
-    private func handleRevocation(of productIDs: Set<String>) {
-        let revoked = store.transactions(of: account).filter {
-            $0.cancellationDate != nil && productIDs.contains($0.productID)
-        }
-        let fresh = state.withLock { state in
-            revoked.filter { state.announcedRevocations.insert($0.id).inserted }.map(\.id)
-        }
+    /// Tells each refund once: the same transaction again, with its revocation date (consumables included).
+    private func handleRefunds(_ recordIDs: [UInt64]) {
+        let fresh = state.withLock { state in recordIDs.filter { state.announcedRevocations.insert($0).inserted } }
         for id in fresh {
             if let result = transactionResult(id) { announce(result) }
         }

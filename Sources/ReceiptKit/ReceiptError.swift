@@ -115,6 +115,8 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let privateKeyUnreadable = Code(rawValue: 503)
         /// A signing identity is inconsistent (no certificate, or the key does not match the leaf).
         public static let invalidSigningIdentity = Code(rawValue: 504)
+        /// A public key cannot be decoded, or is not of the kind required (a P-256 key for promotional offers).
+        public static let publicKeyUnreadable = Code(rawValue: 505)
 
         // MARK: JWS (600...699)
 
@@ -146,7 +148,7 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
             400: "bundleIdentifierMismatch", 401: "applicationVersionMismatch", 402: "deviceHashMismatch",
             403: "invalidDeviceIdentifier", 404: "environmentMismatch",
             500: "fileUnreadable", 501: "invalidEncoding", 502: "certificateUnreadable", 503: "privateKeyUnreadable",
-            504: "invalidSigningIdentity",
+            504: "invalidSigningIdentity", 505: "publicKeyUnreadable",
             600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed",
             900: "openSSLFailure",
         ]

@@ -56,6 +56,11 @@ public final class DeviceConnection: Sendable {
     /// The device's unfinished transactions, in the order they arrived: those of every front end of the device.
     public var unfinishedTransactions: [DeviceTransaction] { store.state.withLock { _ in device.unfinished } }
 
+    /// The purchases made on other devices of the account that this device keeps until a front end finishes them
+    /// (``finish(_:)`` with their identifier), in the order the store made them. They are not among
+    /// ``unfinishedTransactions``: StoreKit 1 does not see them, StoreKit 2 tells them through `Transaction.updates`.
+    public var otherDevicePurchases: [DeviceTransaction] { store.state.withLock { _ in device.otherDevicePurchases } }
+
     /// The device's unfinished transaction with an identifier, or `nil`.
     public func unfinishedTransaction(_ id: UInt64) -> DeviceTransaction? {
         store.state.withLock { _ in device.index(of: id).map { device.queue[$0].transaction } }
@@ -78,7 +83,8 @@ public final class DeviceConnection: Sendable {
     }
 
     /// Finishes a transaction: on the store's lane it leaves the device and every listener hears
-    /// ``DeviceEvent/removed(_:)`` of it. Finishing one the device no longer holds does nothing.
+    /// ``DeviceEvent/removed(_:)`` of it. A purchase made on another device (``otherDevicePurchases``) leaves the device
+    /// with no event. Finishing one the device no longer holds does nothing.
     ///
     /// The store does not check the transaction's state; a front end refuses what its API forbids (StoreKit 1 refuses
     /// to finish a `.purchasing` transaction).

@@ -14,6 +14,15 @@ public enum DeviceEvent: Sendable, Hashable {
     case restoreFailed(StoreFailure)
     /// The customer lost access to these products (refund, revocation).
     case entitlementsRevoked([String])
+    /// Transactions of the account were refunded or revoked: the records, by identifier, in the order the store
+    /// refunded them. Every refund is told, a consumable's or an earlier subscription period's included, whether or
+    /// not it also revoked an entitlement (``entitlementsRevoked(_:)``). StoreKit 1 has no callback for it.
+    case refunded([UInt64])
+    /// Another device of the account bought these: purchased transactions that the device keeps in
+    /// ``DeviceConnection/otherDevicePurchases`` until a front end finishes them. They are not unfinished
+    /// transactions of the device's queue, so StoreKit 1 does not see them (as on iOS, where a purchase on another
+    /// device reaches only StoreKit 2's `Transaction.updates`).
+    case purchasedOnOtherDevice([DeviceTransaction])
     /// The storefront changed.
     case storefrontChanged(Storefront)
     /// Price increases of these subscription products wait for the customer's consent: the app, if it has an

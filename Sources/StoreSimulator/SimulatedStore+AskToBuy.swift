@@ -11,6 +11,7 @@ extension SimulatedStore {
         journal?.begin(.approveAskToBuy(id))
         defer { journal?.end() }
         let now = clock.now
+        var elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)?
         let (deviceID, update) = try state.withLock {
             state throws(StoreSimulatorError) -> (String?, DeviceTransaction?) in
             let record = try state.pendingAskToBuy(id)
@@ -38,9 +39,12 @@ extension SimulatedStore {
             device.queue[index].transaction.state = .purchased
             device.queue[index].transaction.transactionDate = now
             device.queue[index].transaction.recordID = grantedID
+            elsewhere = state.tellOtherDevices(
+                of: device.queue[index].transaction, boughtOn: deviceID, account: record.account)
             return (deviceID, device.queue[index].transaction)
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }
+        if let elsewhere { tell(elsewhere) }
     }
 
     /// Declines a pending Ask to Buy request.

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 import StoreModels
 import Synchronization
 
@@ -65,6 +66,7 @@ extension SimulatedStore {
         var decided: DeviceTransaction?
         var audience = DeviceAudience.none
         var storefrontChange: Storefront?
+        var elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)?
         // The common case, an unchanged storefront, decides at once; a changed one asks the listeners outside the lock.
         state.withLock { state in
             guard let index = device.index(of: transactionID),
@@ -79,13 +81,16 @@ extension SimulatedStore {
                 storefrontChange = storefront
             } else {
                 journal?.record(.processPayment(transactionID, deviceID: device.id, continues: true))
-                state.decide(at: index, of: device, now: now)
+                state.decide(at: index, of: device, now: now, appBundleID: app.bundleIdentifier)
+                elsewhere = state.tellOtherDevices(
+                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
             }
             decided = device.queue[index].transaction
         }
         guard let transaction = decided else { return }
         guard let storefront = storefrontChange else {
             emitUpdate(transaction, to: audience)
+            if let elsewhere { tell(elsewhere) }
             return
         }
         journal?.flushBeforeCallback()
@@ -99,7 +104,9 @@ extension SimulatedStore {
         let update = state.withLock { state -> (DeviceTransaction, DeviceAudience)? in
             guard let index = device.index(of: transactionID) else { return nil }
             if keepGoing {
-                state.decide(at: index, of: device, now: now)
+                state.decide(at: index, of: device, now: now, appBundleID: app.bundleIdentifier)
+                elsewhere = state.tellOtherDevices(
+                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
             } else {
                 state.failForStorefront(at: index, of: device, storefront)
             }
@@ -107,6 +114,13 @@ extension SimulatedStore {
         }
         guard let (changed, audienceNow) = update else { return }
         emitUpdate(changed, to: audienceNow)
+        if let elsewhere { tell(elsewhere) }
+    }
+
+    /// Sends the other devices of an account the purchase one of them made, on the lane, after the buying device
+    /// heard it.
+    func tell(_ elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)) {
+        for deviceID in elsewhere.deviceIDs { send(.purchasedOnOtherDevice([elsewhere.transaction]), to: deviceID) }
     }
 
     /// Removes a finished transaction from a device and tells the device's listeners. Runs on the lane.
@@ -117,7 +131,17 @@ extension SimulatedStore {
         journal?.begin(.finish(transactionID, deviceID: device.id))
         defer { journal?.end() }
         let audience = state.withLock { state -> DeviceAudience? in
-            guard let index = device.index(of: transactionID) else { return nil }
+            guard let index = device.index(of: transactionID) else {
+                // A purchase made on another device leaves this one silently: StoreKit 1 never held it, and the
+                // front end that finished it knows.
+                if !device.otherDevicePurchases.isEmpty,
+                    let position = device.otherDevicePurchases.firstIndex(where: { $0.id == transactionID })
+                {
+                    let recordID = device.otherDevicePurchases.remove(at: position).recordID
+                    if state.retention == .receiptOnly, let recordID { state.dropFinishedRecord(recordID) }
+                }
+                return nil
+            }
             let recordID = device.queue[index].transaction.recordID
             device.queue.discard(at: index)
             if state.retention == .receiptOnly, let recordID {
@@ -196,8 +220,10 @@ extension SimulatedStore {
 extension StoreState {
     /// Decides the purchasing transaction at a position of a device's queue, in place; it no longer needs the
     /// storefront it started in.
-    mutating func decide(at index: Int, of device: Device, now: Date) {
-        decide(&device.queue[index].transaction, deviceID: device.id, account: device.account, now: now)
+    mutating func decide(at index: Int, of device: Device, now: Date, appBundleID: String) {
+        decide(
+            &device.queue[index].transaction, deviceID: device.id, account: device.account, now: now,
+            appBundleID: appBundleID)
         device.queue[index].startedIn = nil
     }
 
@@ -219,6 +245,7 @@ extension StoreState {
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
             let reported = devices.values.contains { device in
                 device.queue.contains { $0.transaction.recordID == recordID }
+                    || device.otherDevicePurchases.contains { $0.recordID == recordID }
             }
             guard !reported else { return }
             sharedRecordIDs.remove(recordID)
@@ -229,7 +256,9 @@ extension StoreState {
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
     /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.
-    mutating func decide(_ transaction: inout DeviceTransaction, deviceID: String, account: String, now: Date) {
+    mutating func decide(
+        _ transaction: inout DeviceTransaction, deviceID: String, account: String, now: Date, appBundleID: String
+    ) {
         let request = transaction.payment
         func reject(_ code: StoreErrorCode, _ message: String) {
             transaction.state = .failed
@@ -275,7 +304,10 @@ extension StoreState {
         if let failure = settings.simulatedErrors[.purchase] { return fail(failure) }
         var offer: ProductOffer?
         if let discount = request.discount {
-            switch validate(discount, for: product, account: account, now: now) {
+            switch validate(
+                discount, for: product, applicationUsername: request.applicationUsername, appBundleID: appBundleID,
+                account: account, now: now)
+            {
             case .success(let valid): offer = valid
             case .failure(let failure): return fail(failure)
             }
@@ -321,11 +353,13 @@ extension StoreState {
         }
     }
 
-    /// Checks a promotional offer: the product has it, its parameters and signature are present, the signature is
-    /// less than a day old and its nonce unused, and the account is eligible (has subscribed in the group before).
-    mutating func validate(_ discount: DiscountRequest, for product: ProductDefinition, account: String, now: Date)
-        -> Result<ProductOffer, StoreFailure>
-    {
+    /// Checks a promotional offer: the product has it, its parameters and signature are present, the signature
+    /// verifies with the subscription-offer key of its key identifier when the settings have that key, it is less than
+    /// a day old and its nonce unused, and the account is eligible (has subscribed in the group before).
+    mutating func validate(
+        _ discount: DiscountRequest, for product: ProductDefinition, applicationUsername: String?,
+        appBundleID: String, account: String, now: Date
+    ) -> Result<ProductOffer, StoreFailure> {
         guard let subscription = product.subscription,
             let offer = subscription.promotionalOffer(identifier: discount.offerID)
         else {
@@ -337,8 +371,31 @@ extension StoreState {
             return .failure(
                 StoreFailure(.missingOfferParams, "the payment discount lacks a key identifier, nonce or timestamp"))
         }
-        guard !discount.signature.isEmpty, Data(base64Encoded: discount.signature) != nil else {
+        guard !discount.signature.isEmpty, let signature = Data(base64Encoded: discount.signature) else {
             return .failure(StoreFailure(.invalidSignature, "the payment discount's signature is not base64"))
+        }
+        if let pem = settings.subscriptionOfferKeys[discount.keyID] {
+            let key: OfferVerificationKey
+            do {
+                key = try OfferVerificationKey(pemEncoded: pem)
+            } catch {
+                return .failure(
+                    StoreFailure(
+                        .invalidSignature,
+                        "the store's subscription-offer key \"\(discount.keyID)\" is not a P-256 public key in PEM "
+                            + "(BEGIN PUBLIC KEY): \(error.detail); fix subscriptionOfferKeys in the store's settings"))
+            }
+            let message = PromotionalOfferSignature.message(
+                appBundleID: appBundleID, keyID: discount.keyID, productID: product.id, offerID: discount.offerID,
+                appAccountToken: applicationUsername, nonce: discount.nonce, timestamp: discount.timestamp)
+            guard key.verifies(Array(signature), over: message) else {
+                return .failure(
+                    StoreFailure(
+                        .invalidSignature,
+                        "the payment discount's signature does not verify with subscription-offer key "
+                            + "\"\(discount.keyID)\" over \(appBundleID), \(product.id), \(discount.offerID), its nonce "
+                            + "and timestamp"))
+            }
         }
         let age = now.timeIntervalSince1970 * 1000 - Double(discount.timestamp)
         guard age <= 86_400_000, age >= -300_000 else {

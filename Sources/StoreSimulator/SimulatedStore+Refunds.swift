@@ -10,7 +10,9 @@ extension SimulatedStore {
     /// customer without the product (a non-consumable not owned through another purchase, a subscription period that
     /// is current or of a subscription that has ended), every device of the account is told the product was revoked
     /// (`paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`). Refunding a consumable, a non-renewing
-    /// subscription or an earlier period of a running subscription only marks the record (see docs/decisions.md).
+    /// subscription or an earlier period of a running subscription revokes nothing (see docs/decisions.md). Every
+    /// refund, whatever it revokes, is then told to every device of the account as ``DeviceEvent/refunded(_:)``, which
+    /// StoreKit 2 passes to `Transaction.updates`.
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
     ///   refunded.
@@ -63,6 +65,7 @@ extension SimulatedStore {
             return (record, revoked)
         }
         if !revoked.isEmpty { broadcast(.entitlementsRevoked(revoked), account: record.account) }
+        broadcast(.refunded([record.id]), account: record.account)
         return record
     }
 }

@@ -30,12 +30,17 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     public var simulatedErrors: [StoreAPI: StoreFailure] = [:]
     /// What the customer does when a price-consent sheet is shown: closes it without answering by default.
     public var priceConsentAnswer = PriceConsentAnswer.dismiss
+    /// The developer's subscription-offer keys, public halves as PEM (`BEGIN PUBLIC KEY`, P-256), by key identifier.
+    /// A promotional offer whose key identifier is here must carry an ECDSA signature that verifies with it, over the
+    /// parameters Apple's "Generating a signature for promotional offers" lists, or the purchase fails with
+    /// `invalidSignature`; one whose key identifier is not here gets only the format, age and nonce checks.
+    public var subscriptionOfferKeys: [String: String] = [:]
 
     /// The default settings: everything off, United States, `en_US`, real time.
     public init() {}
 
-    /// Reads settings; those a state file of an earlier release does not hold (``priceConsentAnswer``) take their
-    /// defaults.
+    /// Reads settings; those a state file of an earlier release does not hold (``priceConsentAnswer``,
+    /// ``subscriptionOfferKeys``) take their defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         askToBuyEnabled = try container.decode(Bool.self, forKey: .askToBuyEnabled)
@@ -52,5 +57,7 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         simulatedErrors = try container.decode([StoreAPI: StoreFailure].self, forKey: .simulatedErrors)
         priceConsentAnswer =
             try container.decodeIfPresent(PriceConsentAnswer.self, forKey: .priceConsentAnswer) ?? .dismiss
+        subscriptionOfferKeys =
+            try container.decodeIfPresent([String: String].self, forKey: .subscriptionOfferKeys) ?? [:]
     }
 }

@@ -15,12 +15,19 @@ struct StoreSnapshot: Codable, Sendable {
         var unfinished: [DeviceTransaction]
         /// The storefront each transaction in progress started in, by transaction.
         var startedIn: [StartedIn]
+        /// Purchases made on other devices of the account, not yet finished here; absent from the snapshots of
+        /// earlier releases, and when there are none.
+        var otherDevicePurchases: [DeviceTransaction]?
 
-        init(id: String, account: String, unfinished: [DeviceTransaction], startedIn: [StartedIn]) {
+        init(
+            id: String, account: String, unfinished: [DeviceTransaction], startedIn: [StartedIn],
+            otherDevicePurchases: [DeviceTransaction]? = nil
+        ) {
             self.id = id
             self.account = account
             self.unfinished = unfinished
             self.startedIn = startedIn
+            self.otherDevicePurchases = otherDevicePurchases
         }
 
         /// Captures a device of a store's state.
@@ -29,7 +36,8 @@ struct StoreSnapshot: Codable, Sendable {
                 id: id, account: device.account, unfinished: device.unfinished,
                 startedIn: device.queue.compactMap { entry in
                     entry.startedIn.map { StartedIn(transaction: entry.transaction.id, storefront: $0) }
-                }.sorted { $0.transaction < $1.transaction })
+                }.sorted { $0.transaction < $1.transaction },
+                otherDevicePurchases: device.otherDevicePurchases.isEmpty ? nil : device.otherDevicePurchases)
         }
 
         /// The device as a store's state keeps it.
@@ -38,6 +46,7 @@ struct StoreSnapshot: Codable, Sendable {
             let startedIn = Dictionary(
                 self.startedIn.map { ($0.transaction, $0.storefront) }, uniquingKeysWith: { _, last in last })
             for transaction in unfinished { restored.append(transaction, startedIn: startedIn[transaction.id]) }
+            restored.otherDevicePurchases = otherDevicePurchases ?? []
             return restored
         }
     }
@@ -46,7 +55,8 @@ struct StoreSnapshot: Codable, Sendable {
     static func sharedRecordIDs(_ devices: [Device]) -> Set<UInt64> {
         var reporters: [UInt64: Int] = [:]
         for device in devices {
-            for recordID in Set(device.unfinished.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
+            let reported = device.unfinished + (device.otherDevicePurchases ?? [])
+            for recordID in Set(reported.compactMap(\.recordID)) { reporters[recordID, default: 0] += 1 }
         }
         return Set(reporters.filter { $0.value > 1 }.keys)
     }

@@ -24,6 +24,9 @@ struct StoreState: Sendable {
         @exclusivity(unchecked) var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
         @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>()
+        /// Purchases made on other devices of the account, in the order the store made them, until a front end of
+        /// this device finishes them; not in ``queue``, which StoreKit 1 reads.
+        @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = []
         /// The connections attached, in attach order; held weakly.
         @exclusivity(unchecked) private var attachments: [WeakConnection] = []
         /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
@@ -200,6 +203,24 @@ struct StoreState: Sendable {
     /// The devices signed in to an account, in identifier order.
     func deviceIDs(of account: String) -> [String] {
         devices.ids(of: account)
+    }
+
+    /// Tells the other devices of the account of a purchase a device made: each keeps it among its
+    /// ``Device/otherDevicePurchases`` until a front end finishes it. Returns the devices told, in identifier order,
+    /// and the transaction they were told of; nothing when the grant made no new record (an owned non-consumable, the
+    /// running subscription) or the account has no other device.
+    mutating func tellOtherDevices(
+        of transaction: DeviceTransaction, boughtOn deviceID: String, account: String
+    ) -> (deviceIDs: [String], transaction: DeviceTransaction)? {
+        // One device (the common case, and every benchmark's) has nobody to tell: no filtering, no sorting.
+        guard devices.count > 1, transaction.state == .purchased, let recordID = transaction.recordID,
+            recordID == transaction.id, let record = records[recordID]
+        else { return nil }
+        let others = devices.filter { $0.key != deviceID && $0.value.account == account }.map(\.key).sorted()
+        guard !others.isEmpty else { return nil }
+        for id in others { devices[id]?.otherDevicePurchases.append(transaction) }
+        if record.productType == .consumable { sharedRecordIDs.insert(recordID) }
+        return (others, transaction)
     }
 }
 

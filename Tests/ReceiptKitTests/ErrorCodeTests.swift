@@ -18,6 +18,7 @@ struct ErrorCodeTests {
         (.bundleIdentifierMismatch, 400), (.applicationVersionMismatch, 401), (.deviceHashMismatch, 402),
         (.invalidDeviceIdentifier, 403), (.environmentMismatch, 404), (.fileUnreadable, 500), (.invalidEncoding, 501),
         (.certificateUnreadable, 502), (.privateKeyUnreadable, 503), (.invalidSigningIdentity, 504),
+        (.publicKeyUnreadable, 505),
         (.invalidJWS, 600), (.missingCertificateChain, 601), (.xcodeJWSNotAllowed, 602), (.openSSLFailure, 900),
     ]
 

@@ -21,6 +21,7 @@ struct BenchmarkSuite {
         addLedgerBenchmarks()
         addJWSBenchmarks()
         addServerBenchmarks()
+        addStoreKit2Benchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }
 

@@ -44,4 +44,19 @@ enum ES256 {
         if !verified { _ = OpenSSLErrorQueue.drain() }
         return verified
     }
+
+    /// Whether the DER `signature` over `data` verifies with a public key (an `EVP_PKEY`, borrowed).
+    static func verify(_ signature: [UInt8], over data: [UInt8], withKey key: OpaquePointer) -> Bool {
+        guard let context = EVP_MD_CTX_new() else {
+            _ = OpenSSLErrorQueue.drain()
+            return false
+        }
+        defer { EVP_MD_CTX_free(context) }
+        let digest = sha256 ?? EVP_sha256()
+        let verified =
+            EVP_DigestVerifyInit(context, nil, digest, nil, key) == 1
+            && EVP_DigestVerify(context, signature, signature.count, data, data.count) == 1
+        if !verified { _ = OpenSSLErrorQueue.drain() }
+        return verified
+    }
 }
