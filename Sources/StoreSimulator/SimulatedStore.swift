@@ -317,7 +317,7 @@ public final class SimulatedStore: Sendable {
     /// Sends an event to every open device on the lane, in device identifier order.
     func broadcast(_ event: DeviceEvent, account: String? = nil) {
         let ids = state.withLock { state in
-            state.devices.filter { account == nil || $0.value.account == account }.map(\.key).sorted()
+            account.map { state.devices.ids(of: $0) } ?? state.devices.keys.sorted()
         }
         for id in ids { send(event, to: id) }
     }

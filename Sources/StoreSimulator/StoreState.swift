@@ -216,7 +216,7 @@ struct StoreState: Sendable {
         guard devices.count > 1, transaction.state == .purchased, let recordID = transaction.recordID,
             recordID == transaction.id, let record = records[recordID]
         else { return nil }
-        let others = devices.filter { $0.key != deviceID && $0.value.account == account }.map(\.key).sorted()
+        let others = devices.ids(of: account).filter { $0 != deviceID }
         guard !others.isEmpty else { return nil }
         for id in others { devices[id]?.otherDevicePurchases.append(transaction) }
         if record.productType == .consumable { sharedRecordIDs.insert(recordID) }
