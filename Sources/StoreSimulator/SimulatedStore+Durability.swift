@@ -172,6 +172,10 @@ extension SimulatedStore {
             showPriceConsent(account: account)
         case .setHistoryRetention(let retention):
             historyRetention = retention
+        case .joinFamily(let family, let account):
+            try? joinFamily(family, account: account)
+        case .leaveFamily(let account):
+            try? leaveFamily(account: account)
         }
     }
 }

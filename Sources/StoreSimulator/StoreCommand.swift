@@ -63,6 +63,10 @@ enum StoreCommand: Sendable {
     case showPriceConsent(account: String)
     /// ``SimulatedStore/historyRetention`` set.
     case setHistoryRetention(HistoryRetention)
+    /// ``SimulatedStore/joinFamily(_:account:)``.
+    case joinFamily(String, account: String)
+    /// ``SimulatedStore/leaveFamily(account:)``.
+    case leaveFamily(account: String)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -93,6 +97,9 @@ enum StoreCommand: Sendable {
         case updateAccountSettings = 25
         case showPriceConsent = 26
         case setHistoryRetention = 27
+        // 28 to 31 are other commands'.
+        case joinFamily = 32
+        case leaveFamily = 33
     }
 
     // MARK: Encoding
@@ -186,6 +193,13 @@ enum StoreCommand: Sendable {
         case .setHistoryRetention(let retention):
             writer.header(.setHistoryRetention, time)
             writer.byte(retention == .all ? 0 : 1)
+        case .joinFamily(let family, let account):
+            writer.header(.joinFamily, time)
+            writer.string(family)
+            writer.string(account)
+        case .leaveFamily(let account):
+            writer.header(.leaveFamily, time)
+            writer.string(account)
         }
     }
 
@@ -295,6 +309,10 @@ enum StoreCommand: Sendable {
             case 1: command = .setHistoryRetention(.receiptOnly)
             case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
             }
+        case .joinFamily:
+            command = .joinFamily(try reader.string("the family"), account: try reader.string("the account"))
+        case .leaveFamily:
+            command = .leaveFamily(account: try reader.string("the account"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
