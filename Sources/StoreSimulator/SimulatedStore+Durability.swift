@@ -174,6 +174,8 @@ extension SimulatedStore {
             historyRetention = retention
         case .extendRenewalDate(let originalID, let interval):
             _ = try? extendRenewalDate(originalID: originalID, by: interval)
+        case .reverseRefund(let id):
+            _ = try? reverseRefund(transactionID: id)
         }
     }
 }

@@ -65,6 +65,8 @@ enum StoreCommand: Sendable {
     case setHistoryRetention(HistoryRetention)
     /// ``SimulatedStore/extendRenewalDate(originalID:by:)``.
     case extendRenewalDate(originalID: UInt64, by: TimeInterval)
+    /// ``SimulatedStore/reverseRefund(transactionID:)``.
+    case reverseRefund(UInt64)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -96,6 +98,7 @@ enum StoreCommand: Sendable {
         case showPriceConsent = 26
         case setHistoryRetention = 27
         case extendRenewalDate = 28
+        case reverseRefund = 29
     }
 
     // MARK: Encoding
@@ -192,6 +195,8 @@ enum StoreCommand: Sendable {
         case .extendRenewalDate(let originalID, let interval):
             writer.identified(.extendRenewalDate, time, originalID)
             writer.double(interval)
+        case .reverseRefund(let id):
+            writer.identified(.reverseRefund, time, id)
         }
     }
 
@@ -310,6 +315,8 @@ enum StoreCommand: Sendable {
                     offset: start, message: "the extension \(interval) s is not a positive time")
             }
             command = .extendRenewalDate(originalID: originalID, by: interval)
+        case .reverseRefund:
+            command = .reverseRefund(try reader.uint64("the transaction"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
