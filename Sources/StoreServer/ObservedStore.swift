@@ -119,12 +119,20 @@
             let records = store.allTransactions().filter { $0.state == .purchased }
             for record in records {
                 if let wasRefunded = refunded[record.id] {
+                    let isSubscription = record.productType == .autoRenewableSubscription
                     if !wasRefunded, record.cancellationDate != nil {
-                        let isSubscription = record.productType == .autoRenewableSubscription
                         result.append(
                             .init(
                                 type: "REFUND", transactionID: record.id, originalID: record.originalID,
                                 status: isSubscription ? 5 : nil))
+                    } else if wasRefunded, record.cancellationDate == nil {
+                        // The reversal gives back what the refund took: its renewal settings are no change of their own.
+                        touched.insert(record.originalID)
+                        result.append(
+                            .init(
+                                type: "REFUND_REVERSED", transactionID: record.id, originalID: record.originalID,
+                                status: isSubscription ? Self.status(now.subscriptions[record.originalID]?.phase) : nil)
+                        )
                     }
                     continue
                 }
@@ -186,6 +194,17 @@
                 }
             }
             return result
+        }
+
+        /// Apple's subscription `status` for a phase: 1 active, 2 expired, 3 billing retry, 4 grace period.
+        private static func status(_ phase: SubscriptionState.Phase?) -> Int? {
+            switch phase {
+            case .active: 1
+            case .expired: 2
+            case .billingRetry: 3
+            case .gracePeriod: 4
+            case nil: nil
+            }
         }
     }
 #endif
