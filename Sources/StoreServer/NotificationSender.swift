@@ -18,7 +18,7 @@
     /// Notifications are kept for ``historyWindow`` (Apple keeps Get Notification History for 180 days) on the store's
     /// clock, from their first attempt (when they were made, for one never sent because there is no URL): once the
     /// clock passes that, they are dropped from memory and from the history file. One being delivered or with a retry
-    /// still due is kept until its attempts are over, so it always goes at least 180 days from its last attempt.
+    /// still due is kept until those attempts are made (each dated when it was due); then its first attempt counts.
     public final class NotificationSender: Sendable {
         /// The hours between attempts.
         public static let retryHours: [Int64] = [1, 12, 24, 48, 72]
