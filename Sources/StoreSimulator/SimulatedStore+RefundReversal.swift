@@ -7,11 +7,12 @@ extension SimulatedStore {
     /// (`REFUND_REVERSED`): the record loses its cancellation date and revocation reason, so receipts and signed
     /// transactions show it as a plain purchase again, and the customer has the content back.
     ///
-    /// A subscription whose current period the refund ended gets that period back as it was (decision 65): while the
+    /// A subscription whose current period the refund ended gets that period back as it was (decision 66): while the
     /// period is still running it is active again until the same expiration date, with the auto-renew setting the
     /// transaction had, and renews from there; once the period is past it stays expired, as it would have expired at
     /// the end of that period. The renewal date never moves. Every device of the account is then told
-    /// ``DeviceEvent/refundReversed(_:)``, which StoreKit 2 passes to `Transaction.updates`.
+    /// ``DeviceEvent/refundReversed(_:)``, which StoreKit 2 passes to `Transaction.updates`, and the change observers
+    /// hear ``StoreChange/Kind/refundReversed``.
     ///
     /// - Parameter transactionID: The refunded transaction.
     /// - Returns: The record as it stands after the reversal.
@@ -46,9 +47,14 @@ extension SimulatedStore {
                 }
                 state.subscriptions[key] = subscription
             }
+            if state.changes.isObserved {
+                let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }
+                state.report(.refundReversed, at: now, transactionID: id, subscription: subscription)
+            }
             return record
         }
         broadcast(.refundReversed([record.id]), account: record.account)
+        tellChanges()
         return record
     }
 }

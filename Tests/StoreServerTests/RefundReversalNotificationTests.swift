@@ -1,6 +1,7 @@
 #if Server
     import Foundation
     import ReceiptKit
+    import StoreModels
     import StoreServer
     import StoreSimulator
     import TestSupport
@@ -32,6 +33,24 @@
             let renewal = try NotificationDeliveryTests.verified(
                 try #require(data.last?["signedRenewalInfo"] as? String))
             #expect(renewal["autoRenewStatus"] as? Int == 1)
+        }
+
+        @Test func aReversalMadeOnTheStoreItselfIsNotifiedToo() async throws {
+            let receiver = try TestReceiver()
+            let fixture = try ServerFixture(notificationsURL: receiver.url)
+            defer { fixture.server.stop() }
+            let store = fixture.store
+            let pro = try store.buyProduct("com.example.pro")
+            try store.refund(pro.id)
+            try store.reverseRefund(transactionID: pro.id)
+            store.runUntilIdle()
+            try await bounded("the deliveries") { await fixture.server.notifications.idle() }
+            #expect(try NotificationTypesTests.received(receiver) == ["ONE_TIME_CHARGE", "REFUND", "REFUND_REVERSED"])
+            let data = try NotificationTypesTests.data(receiver)
+            #expect(data.last?["status"] == nil, "a one-time purchase has no subscription status")
+            let signed = try #require(data.last?["signedTransactionInfo"] as? String)
+            #expect(try NotificationDeliveryTests.verified(signed)["revocationDate"] == nil)
+            #expect(data[1]["signedTransactionInfo"] as? String != signed, "signed as it stood at each change")
         }
 
         @Test func reversingATransactionNeverRefundedIsRefusedNamingIt() async throws {

@@ -101,6 +101,24 @@ struct RefundReversalTests {
         #expect(store.allTransactions().count == 1, "nothing is charged for the time it spent refunded")
     }
 
+    @Test("The change feed tells a reversal once, after the refund, with the transaction and subscription it left")
+    func changeFeedTellsTheReversal() throws {
+        let store = SimulatedStore(lane: .manual)
+        let heard = Mutex<[StoreChange]>([])
+        store.addChangeObserver { change in heard.withLock { $0.append(change) } }
+        let bought = try store.buyProduct(Self.monthly)
+        try store.refund(bought.id)
+        try store.reverseRefund(transactionID: bought.id)
+        store.runUntilIdle()
+        let changes = heard.withLock { $0 }
+        #expect(changes.map(\.kindName) == ["subscribed", "refunded(other)", "refundReversed"])
+        let reversal = try #require(changes.last)
+        #expect(reversal.transaction.id == bought.id)
+        #expect(reversal.transaction.cancellationDate == nil)
+        #expect(reversal.subscription?.phase == .active)
+        #expect(reversal.date == store.now)
+    }
+
     @Test("Reversing a transaction that was never refunded is refused naming it, and changes nothing")
     func neverRefundedIsRefused() throws {
         let store = SimulatedStore(lane: .manual)
