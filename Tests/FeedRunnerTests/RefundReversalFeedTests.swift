@@ -25,6 +25,26 @@ struct RefundReversalFeedTests {
         #expect(result.passed, "\(result.failure?.description ?? "")")
     }
 
+    @Test("reverse-refund is logged as a step, and StoreKit 2 hears the transaction again without its revocation")
+    func reversalIsLogged() throws {
+        let log = MemoryEventLog()
+        let result = try FeedRun.run(
+            """
+            observer remove app
+            sk2 listen
+            buy com.example.pro as pro
+            refund pro
+            reverse-refund pro
+            """, file: "reversal.feed", log: log)
+        #expect(result.passed, "\(result.failure?.description ?? "")")
+        let objects = log.lines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.contains { $0["event"] as? String == "step" && $0["step"] as? String == "reverse-refund pro" })
+        let updates = objects.filter { $0["event"] as? String == "sk2-update" }.map { $0["revoked"] as? Bool }
+        #expect(updates == [false, true, false], "the purchase, its refund, then the reversal")
+    }
+
     @Test("reverse-refund of a purchase never refunded fails on its line, naming the transaction")
     func neverRefunded() throws {
         let result = try FeedRun.run("buy com.example.pro as pro\nreverse-refund pro", file: "reversal.feed")
