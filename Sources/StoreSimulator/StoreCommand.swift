@@ -63,6 +63,10 @@ enum StoreCommand: Sendable {
     case showPriceConsent(account: String)
     /// ``SimulatedStore/historyRetention`` set.
     case setHistoryRetention(HistoryRetention)
+    /// ``SimulatedStore/extendRenewalDate(originalID:by:)``.
+    case extendRenewalDate(originalID: UInt64, by: TimeInterval)
+    /// ``SimulatedStore/reverseRefund(transactionID:)``.
+    case reverseRefund(UInt64)
     /// ``SimulatedStore/joinFamily(_:account:)``.
     case joinFamily(String, account: String)
     /// ``SimulatedStore/leaveFamily(account:)``.
@@ -97,7 +101,9 @@ enum StoreCommand: Sendable {
         case updateAccountSettings = 25
         case showPriceConsent = 26
         case setHistoryRetention = 27
-        // 28 to 31 are other commands'.
+        case extendRenewalDate = 28
+        case reverseRefund = 29
+        // 30 and 31 are other commands'.
         case joinFamily = 32
         case leaveFamily = 33
     }
@@ -193,6 +199,11 @@ enum StoreCommand: Sendable {
         case .setHistoryRetention(let retention):
             writer.header(.setHistoryRetention, time)
             writer.byte(retention == .all ? 0 : 1)
+        case .extendRenewalDate(let originalID, let interval):
+            writer.identified(.extendRenewalDate, time, originalID)
+            writer.double(interval)
+        case .reverseRefund(let id):
+            writer.identified(.reverseRefund, time, id)
         case .joinFamily(let family, let account):
             writer.header(.joinFamily, time)
             writer.string(family)
@@ -309,6 +320,17 @@ enum StoreCommand: Sendable {
             case 1: command = .setHistoryRetention(.receiptOnly)
             case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
             }
+        case .extendRenewalDate:
+            let originalID = try reader.uint64("the original transaction")
+            let start = reader.offset
+            let interval = try reader.double("the extension")
+            guard interval > 0, interval.isFinite else {
+                throw JournalReader.Failure(
+                    offset: start, message: "the extension \(interval) s is not a positive time")
+            }
+            command = .extendRenewalDate(originalID: originalID, by: interval)
+        case .reverseRefund:
+            command = .reverseRefund(try reader.uint64("the transaction"))
         case .joinFamily:
             command = .joinFamily(try reader.string("the family"), account: try reader.string("the account"))
         case .leaveFamily:

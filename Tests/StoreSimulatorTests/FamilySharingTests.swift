@@ -165,6 +165,21 @@ struct FamilySharingTests {
         #expect(changes.lines == ["refunded(other) alice \(pro)", "familyRevoked bob \(pro)"])
     }
 
+    @Test("Reversing the purchaser's refund shares the purchase again; the revoked transactions stay revoked")
+    func refundReversalSharesAgain() throws {
+        let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
+        try store.joinFamily("smiths", account: "alice")
+        try store.joinFamily("smiths", account: "bob")
+        let bought = try store.buyProduct(pro, account: "alice")
+        try store.refund(bought.id)
+        try store.reverseRefund(transactionID: bought.id)
+        let bob = store.transactions(of: "bob")
+        try #require(bob.count == 2)
+        #expect(bob[0].cancellationDate != nil)
+        #expect(bob[1].cancellationDate == nil && bob[1].sharedFromID == bought.id)
+        #expect(store.access(to: pro, account: "bob").hasAccess)
+    }
+
     @Test("Leaving the family revokes what the account had through it and what the others had of its purchases")
     func leavingRevokesBothWays() throws {
         let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
