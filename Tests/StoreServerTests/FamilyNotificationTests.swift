@@ -24,7 +24,8 @@
             let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
             let fixture = try ServerFixture(notificationsURL: receiver.url, store: store)
             defer { fixture.server.stop() }
-            let joined = try await fixture.control("POST", "family", #"{"family": "smiths", "accounts": ["alice", "bob"]}"#)
+            let joined = try await fixture.control(
+                "POST", "family", #"{"family": "smiths", "accounts": ["alice", "bob"]}"#)
             #expect(joined.status == 200)
             #expect(try TestHTTPClient.object(joined.body)["accounts"] as? [String] == ["alice", "bob"])
             #expect(store.family(of: "bob") == "smiths")
