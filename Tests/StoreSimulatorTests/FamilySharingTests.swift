@@ -244,6 +244,32 @@ struct FamilySharingTests {
         #expect(listener.events.contains(.entitlementsRevoked([pro])))
     }
 
+    @Test("A member's receipt lists its shared transactions, a restore restores them, a revocation cancels them")
+    func receiptsAndRestores() throws {
+        let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
+        let (phone, listener) = store.silentConnection("bobs-phone", account: "bob")
+        try store.joinFamily("smiths", account: "alice")
+        try store.joinFamily("smiths", account: "bob")
+        let bought = try store.buyProduct(pro, account: "alice")
+        let shared = try #require(store.transactions(of: "bob").first)
+        let receipt = store.appReceiptModel(deviceID: "bobs-phone")
+        #expect(receipt.inAppPurchases.map(\.transactionIdentifier) == [String(shared.id)])
+        #expect(receipt.inAppPurchases.first?.productIdentifier == pro)
+        #expect(receipt.inAppPurchases.first?.cancellationDate == nil)
+        phone.restore()
+        store.runUntilIdle()
+        #expect(phone.unfinishedTransactions.map(\.recordID) == [shared.id], "restored")
+        try store.advance(by: 60)
+        try store.refund(bought.id)
+        let revoked = store.appReceiptModel(deviceID: "bobs-phone").inAppPurchases.first
+        #expect(revoked?.cancellationDate == store.now)
+        for transaction in phone.unfinishedTransactions { phone.finish(transaction.id) }
+        phone.restore()
+        store.runUntilIdle()
+        #expect(phone.unfinishedTransactions.isEmpty, "a revoked shared transaction is not restored")
+        _ = listener
+    }
+
     @Test("A durable store reopened keeps its families and shared transactions, from the journal and from its tables")
     func durableStoreKeepsFamilies() throws {
         let directory = try TemporaryDirectory()
