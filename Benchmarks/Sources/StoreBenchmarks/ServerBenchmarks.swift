@@ -5,6 +5,7 @@ import Foundation
     import StoreModels
     import StoreServer
     import StoreSimulator
+    import Synchronization
     #if canImport(Glibc)
         import Glibc
     #endif
@@ -35,6 +36,24 @@ extension BenchmarkSuite {
                             ServerBench.emptyHandler(items)
                         },
                         others: [])
+                )
+            )
+            let options = self.options
+            add(
+                Benchmark(
+                    name: "server.notifications",
+                    unit: "notifications/s",
+                    about: """
+                        Server Notifications V2 signed and delivered: a store of N monthly subscribers (N accounts, \
+                        bought at the same instant) moves its clock to their renewal date through \
+                        StoreServer.perform, and the clock is stopped when the sender is idle with every DID_RENEW \
+                        POSTed to a local receiver (an HTTPServer of the same library answering 200) and counted \
+                        there. Baseline: jws.sign alone (JWSSigner.sign(payloadJSON:) of a transaction payload, \
+                        JWS/s); each notification signs three JWS (payload, transaction, renewal info), so the ratio \
+                        cannot pass 1/3.
+                        """,
+                    target: nil,
+                    body: .custom { _ in try ServerBench.notifications(options) }
                 )
             )
         #endif
@@ -74,6 +93,108 @@ extension BenchmarkSuite {
             return run(request, port: server.port, items: items, keep: server)
         }
 
+        /// `server.notifications`: the renewals of `subscribers` subscriptions in one clock move, beside `jws.sign`.
+        static func notifications(_ options: RunOptions) throws -> BenchmarkReport {
+            let subscribers = options.quick ? 5 : 500
+            let fixture = try JWSBenchmarks.Fixture()
+            let payload = fixture.payloadJSON
+            let signer = JWSSigner()
+            let signs = options.quick ? 15 : 1_500
+            let comparison = PairedComparison(
+                name: "server.notifications",
+                unit: "notifications/s",
+                about: "renewals signed and delivered to a loopback receiver, against jws.sign alone (JWS/s)",
+                target: nil,
+                figure: Workload("DID_RENEW signed and delivered, \(subscribers) in one clock move", items: subscribers)
+                {
+                    renewals(subscribers)
+                },
+                baseline: Workload("jws.sign: JWSSigner.sign(payloadJSON:), JWS/s", role: .baseline, items: signs) {
+                    {
+                        successes(signs) {
+                            guard let jws = try? signer.sign(payloadJSON: payload) else { return false }
+                            blackHole(jws)
+                            return true
+                        }
+                    }
+                },
+                rows: [
+                    .baseline(
+                        Workload(
+                            "three jws.sign per notification (the ceiling), notifications/s", role: .baseline,
+                            items: signs / 3
+                        ) {
+                            {
+                                successes(signs / 3) {
+                                    for _ in 0..<3 {
+                                        guard let jws = try? signer.sign(payloadJSON: payload) else { return false }
+                                        blackHole(jws)
+                                    }
+                                    return true
+                                }
+                            }
+                        })
+                ]
+            )
+            var report = try comparison.run(options)
+            report.notes.append(
+                "each notification signs three JWS (the notification's payload, its signedTransactionInfo and "
+                    + "signedRenewalInfo): the ratio to jws.sign cannot pass 0.33; the row \"three jws.sign\" gives "
+                    + "headline / that ceiling")
+            return report
+        }
+
+        /// A store of `subscribers` monthly subscribers behind a server that notifies a local receiver; the body moves
+        /// the clock to their renewal and returns how many notifications the receiver got once the sender is idle.
+        private static func renewals(_ subscribers: Int) -> () -> Int {
+            let store = SimulatedStore(lane: .manual)
+            let tally = Tally()
+            guard
+                let receiver = try? HTTPServer(
+                    configuration: HTTPServerConfiguration(),
+                    handler: { request in
+                        if request.method == "POST", request.body.starts(with: Tally.prefix) { tally.add() }
+                        return HTTPResponse(status: 200)
+                    })
+            else { return { 0 } }
+            for index in 0..<subscribers {
+                // Bought before the server starts: the set-up sends nothing, the timed move sends every renewal.
+                guard (try? store.buyProduct("com.example.premium.monthly", account: "bench-\(index)")) != nil else {
+                    return { 0 }
+                }
+            }
+            store.runUntilIdle()
+            guard
+                let server = try? StoreServer(
+                    store: store,
+                    configuration: StoreServerConfiguration(
+                        notificationsURL: URL(string: "http://127.0.0.1:\(receiver.port)/notifications"))),
+                idle(server.notifications, within: 60),
+                let renewal = store.nextSubscriptionEventDate
+            else { return { 0 } }
+            return {
+                withExtendedLifetime(receiver) {
+                    let before = tally.count
+                    guard
+                        (try? server.perform({ store throws(StoreSimulatorError) in try store.advance(to: renewal) }))
+                            != nil,
+                        idle(server.notifications, within: 120)
+                    else { return 0 }
+                    return tally.count - before
+                }
+            }
+        }
+
+        /// Waits, at most `seconds`, until the sender has attempted every notification it made.
+        private static func idle(_ sender: NotificationSender, within seconds: Double) -> Bool {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await sender.idle()
+                done.signal()
+            }
+            return done.wait(timeout: .now() + seconds) == .success
+        }
+
         /// A token as Apple's libraries make it (five minutes), on the store's clock.
         private static func token(key: ES256Key, now: Date) -> String? {
             func segment(_ text: String) -> String {
@@ -101,6 +222,19 @@ extension BenchmarkSuite {
                 }
             }
         }
+    }
+
+    /// What the receiver of `server.notifications` counted: the POSTs whose body is a `{"signedPayload": ...}`.
+    final class Tally: Sendable {
+        /// How a notification's body starts.
+        static let prefix = Array(#"{"signedPayload":""#.utf8)
+        private let received = Mutex(0)
+
+        /// Counts one notification.
+        func add() { received.withLock { $0 += 1 } }
+
+        /// How many were counted.
+        var count: Int { received.withLock { $0 } }
     }
 
     /// A keep-alive HTTP/1.1 client on a blocking socket: writes a request, reads one response (by Content-Length).
