@@ -102,9 +102,7 @@
 
         private func transactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
             let record = try record(of: text)
-            var body = JSONObjectWriter()
-            body.add("signedTransactionInfo", .string(try signed.transaction(record.id)))
-            return .json(200, Array(body.jsonString.utf8))
+            return .json(200, APIRequest.object(key: "signedTransactionInfo", jws: try signed.transaction(record.id)))
         }
 
         // MARK: Get App Transaction Info
