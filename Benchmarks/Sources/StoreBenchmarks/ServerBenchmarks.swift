@@ -100,6 +100,7 @@ extension BenchmarkSuite {
             let payload = fixture.payloadJSON
             let signer = JWSSigner()
             let signs = options.quick ? 15 : 1_500
+            let changes = Durations()
             let comparison = PairedComparison(
                 name: "server.notifications",
                 unit: "notifications/s",
@@ -107,7 +108,7 @@ extension BenchmarkSuite {
                 target: nil,
                 figure: Workload("DID_RENEW signed and delivered, \(subscribers) in one clock move", items: subscribers)
                 {
-                    renewals(subscribers)
+                    renewals(subscribers, changes: changes)
                 },
                 baseline: Workload("jws.sign: JWSSigner.sign(payloadJSON:), JWS/s", role: .baseline, items: signs) {
                     {
@@ -137,6 +138,11 @@ extension BenchmarkSuite {
                 ]
             )
             var report = try comparison.run(options)
+            report.figures.append(
+                PairedComparison.extra(
+                    "of which the move, its renewals and their signing, until perform returns (then delivery)",
+                    unit: "µs per notification",
+                    Summary(changes.values.suffix(options.samples).map { $0 / Double(subscribers) })))
             report.notes.append(
                 "each notification signs three JWS (the notification's payload, its signedTransactionInfo and "
                     + "signedRenewalInfo): the ratio to jws.sign cannot pass 0.33; the row \"three jws.sign\" gives "
@@ -146,7 +152,7 @@ extension BenchmarkSuite {
 
         /// A store of `subscribers` monthly subscribers behind a server that notifies a local receiver; the body moves
         /// the clock to their renewal and returns how many notifications the receiver got once the sender is idle.
-        private static func renewals(_ subscribers: Int) -> () -> Int {
+        private static func renewals(_ subscribers: Int, changes: Durations) -> () -> Int {
             let store = SimulatedStore(lane: .manual)
             let tally = Tally()
             guard
@@ -175,11 +181,13 @@ extension BenchmarkSuite {
             return {
                 withExtendedLifetime(receiver) {
                     let before = tally.count
+                    let start = Stopwatch.now()
                     guard
                         (try? server.perform({ store throws(StoreSimulatorError) in try store.advance(to: renewal) }))
-                            != nil,
-                        idle(server.notifications, within: 120)
+                            != nil
                     else { return 0 }
+                    changes.add(Double(Stopwatch.now() - start) / 1_000)
+                    guard idle(server.notifications, within: 120) else { return 0 }
                     return tally.count - before
                 }
             }
@@ -235,6 +243,17 @@ extension BenchmarkSuite {
 
         /// How many were counted.
         var count: Int { received.withLock { $0 } }
+    }
+
+    /// Durations noted by a workload across its rounds, in microseconds.
+    final class Durations: Sendable {
+        private let noted = Mutex<[Double]>([])
+
+        /// Notes one.
+        func add(_ microseconds: Double) { noted.withLock { $0.append(microseconds) } }
+
+        /// Every one noted, in order.
+        var values: [Double] { noted.withLock { $0 } }
     }
 
     /// A keep-alive HTTP/1.1 client on a blocking socket: writes a request, reads one response (by Content-Length).
