@@ -172,6 +172,10 @@ extension SimulatedStore {
             showPriceConsent(account: account)
         case .setHistoryRetention(let retention):
             historyRetention = retention
+        case .requestRefund(let id, let reason):
+            try? requestRefund(id, reason: reason)
+        case .declineRefund(let id):
+            try? declineRefund(id)
         }
     }
 }

@@ -37,6 +37,11 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         /// of another duration, bought to take effect at the next renewal), or back to the current product (the
         /// pending change cancelled, when ``StoreChange/subscription``'s product is `toProductID`).
         case renewalProductChanged(toProductID: String)
+        /// A promotional offer was redeemed while the group's subscription was active: for the same product
+        /// (`.none`: the offer applies from the next renewal), to upgrade (`.upgrade`: the transaction is the new
+        /// period, in the offer, at once) or to downgrade (`.downgrade`: the offer applies with the lower product from
+        /// the next renewal). An offer redeemed after the subscription expired is ``subscribed(resubscribed:)``.
+        case offerRedeemed(offerID: String, ProductChange)
         /// The subscription renewed by itself: the transaction is the new period.
         case renewed
         /// A renewal failed with a billing issue and billing retry began; with `gracePeriod`, in a billing grace
@@ -53,6 +58,11 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case expired(SubscriptionEvent.ExpirationReason)
         /// A purchased transaction was refunded: the transaction carries its revocation date and reason.
         case refunded(TransactionRecord.RevocationReason)
+        /// The customer asked for a refund of a purchased transaction, for the reason given; the App Store decides
+        /// later (``SimulatedStore/refund(_:reason:)`` or ``SimulatedStore/declineRefund(_:)``).
+        case refundRequested(RefundRequestReason)
+        /// The App Store declined a refund the customer asked for: the transaction stays purchased.
+        case refundDeclined
         /// Auto-renew was turned on or off.
         case autoRenewChanged(enabled: Bool)
         /// A price increase was announced and waits for the customer's consent.
@@ -99,6 +109,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .subscribed(let resubscribed): resubscribed ? "resubscribed" : "subscribed"
         case .upgraded(let from): "upgraded(from: \(from))"
         case .renewalProductChanged(let to): "renewalProductChanged(to: \(to))"
+        case .offerRedeemed(let offerID, let change): "offerRedeemed(\(offerID), \(change))"
         case .renewed: "renewed"
         case .renewalFailed(let grace): grace ? "renewalFailed(gracePeriod)" : "renewalFailed"
         case .gracePeriodEnded: "gracePeriodEnded"
@@ -106,6 +117,8 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .billingRecovered: "billingRecovered"
         case .expired(let reason): "expired(\(reason.rawValue))"
         case .refunded(let reason): "refunded(\(reason))"
+        case .refundRequested(let reason): "refundRequested(\(reason.rawValue))"
+        case .refundDeclined: "refundDeclined"
         case .autoRenewChanged(let enabled): enabled ? "autoRenewEnabled" : "autoRenewDisabled"
         case .priceIncreaseRequested: "priceIncreaseRequested"
         case .priceIncreaseConsented: "priceIncreaseConsented"

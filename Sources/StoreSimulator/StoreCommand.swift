@@ -63,6 +63,10 @@ enum StoreCommand: Sendable {
     case showPriceConsent(account: String)
     /// ``SimulatedStore/historyRetention`` set.
     case setHistoryRetention(HistoryRetention)
+    /// ``SimulatedStore/requestRefund(_:reason:)``.
+    case requestRefund(UInt64, reason: RefundRequestReason)
+    /// ``SimulatedStore/declineRefund(_:)``.
+    case declineRefund(UInt64)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -93,6 +97,8 @@ enum StoreCommand: Sendable {
         case updateAccountSettings = 25
         case showPriceConsent = 26
         case setHistoryRetention = 27
+        case requestRefund = 30
+        case declineRefund = 31
     }
 
     // MARK: Encoding
@@ -186,6 +192,11 @@ enum StoreCommand: Sendable {
         case .setHistoryRetention(let retention):
             writer.header(.setHistoryRetention, time)
             writer.byte(retention == .all ? 0 : 1)
+        case .requestRefund(let id, let reason):
+            writer.identified(.requestRefund, time, id)
+            writer.string(reason.rawValue)
+        case .declineRefund(let id):
+            writer.identified(.declineRefund, time, id)
         }
     }
 
@@ -295,6 +306,16 @@ enum StoreCommand: Sendable {
             case 1: command = .setHistoryRetention(.receiptOnly)
             case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
             }
+        case .requestRefund:
+            let id = try reader.uint64("the transaction")
+            let start = reader.offset
+            let raw = try reader.string("the refund request's reason")
+            guard let reason = RefundRequestReason(rawValue: raw) else {
+                throw JournalReader.Failure(offset: start, message: "unknown refund request reason \(raw)")
+            }
+            command = .requestRefund(id, reason: reason)
+        case .declineRefund:
+            command = .declineRefund(try reader.uint64("the transaction"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
