@@ -96,6 +96,7 @@
             store.runUntilIdle()
             try await bounded("the deliveries") { await fixture.server.notifications.idle() }
             let received = try Self.decoded(receiver)
+            try #require(received.count == 7)
             #expect(
                 received.map(\.type) == [
                     "ONE_TIME_CHARGE", "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
@@ -160,6 +161,7 @@
             try await bounded("the deliveries") { await fixture.server.notifications.idle() }
 
             let received = try Self.decoded(receiver)
+            try #require(received.count == 7)
             #expect(
                 received.map(\.type) == [
                     "SUBSCRIBED/INITIAL_BUY", "OFFER_REDEEMED", "OFFER_REDEEMED/UPGRADE", "OFFER_REDEEMED/DOWNGRADE",

@@ -56,6 +56,7 @@ struct StoreChangeTests {
                 "renewalProductChanged(to: com.example.premium.yearly)", "refunded(developerIssue)", "resubscribed",
             ])
         let changes = log.all
+        try #require(changes.count == 11)
         #expect(changes[0].transaction.deviceID == "phone")
         #expect(changes[0].subscription == nil)
         #expect(changes[2].subscription?.autoRenew == false, "the subscription as it stood after the change")
@@ -133,6 +134,7 @@ struct StoreChangeTests {
                 "subscribed", "renewalFailed(gracePeriod)", "billingRecovered", "autoRenewDisabled",
                 "expired(autoRenewDisabled)",
             ])
+        try #require(log.all.count == 5)
         #expect(log.all[1].subscription?.phase == .gracePeriod)
         #expect(log.all[2].transaction.id != monthly.id)
     }
