@@ -94,7 +94,7 @@
                 return make("DID_CHANGE_RENEWAL_PREF", productID == change.subscription?.productID ? nil : "DOWNGRADE")
             case .offerRedeemed(_, let productChange):
                 switch productChange {
-                case .none: return make("OFFER_REDEEMED")
+                case .sameProduct: return make("OFFER_REDEEMED")
                 case .upgrade: return make("OFFER_REDEEMED", "UPGRADE")
                 case .downgrade: return make("OFFER_REDEEMED", "DOWNGRADE")
                 }

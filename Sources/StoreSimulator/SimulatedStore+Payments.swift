@@ -485,7 +485,8 @@ extension StoreState {
                     subscriptions[key] = running
                     records[recordID] = nil
                     if let promotional {
-                        report(.offerRedeemed(offerID: promotional.identifier ?? "", .none), at: now, of: running)
+                        report(
+                            .offerRedeemed(offerID: promotional.identifier ?? "", .sameProduct), at: now, of: running)
                     } else if reverts {
                         report(.renewalProductChanged(toProductID: product.id), at: now, of: running)
                     }

@@ -105,8 +105,8 @@ extension SimulatedStore {
             guard record.state == .purchased, record.cancellationDate == nil else {
                 throw StoreSimulatorError(
                     .invalidAction,
-                    "transaction \(id) is \(record.cancellationDate == nil ? record.state.name : "refunded"); only a "
-                        + "purchased transaction not refunded can be asked a refund for")
+                    "transaction \(id) is \(record.cancellationDate == nil ? record.state.name : "refunded"); a refund "
+                        + "can be asked for or declined only for a purchased transaction not yet refunded")
             }
             guard state.changes.isObserved else { return }
             let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }

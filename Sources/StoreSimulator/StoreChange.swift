@@ -13,7 +13,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
     /// How a purchase of a subscription stands to the subscription the account had in the group.
     public enum ProductChange: Sendable, Hashable {
         /// The same product: nothing changes but the offer.
-        case none
+        case sameProduct
         /// A higher level, or the same level with a period of the same duration: in effect at once.
         case upgrade
         /// A lower level, or the same level with a period of another duration: in effect at the next renewal.
@@ -38,7 +38,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         /// pending change cancelled, when ``StoreChange/subscription``'s product is `toProductID`).
         case renewalProductChanged(toProductID: String)
         /// A promotional offer was redeemed while the group's subscription was active: for the same product
-        /// (`.none`: the offer applies from the next renewal), to upgrade (`.upgrade`: the transaction is the new
+        /// (`.sameProduct`: the offer applies from the next renewal), to upgrade (`.upgrade`: the transaction is the new
         /// period, in the offer, at once) or to downgrade (`.downgrade`: the offer applies with the lower product from
         /// the next renewal). An offer redeemed after the subscription expired is ``subscribed(resubscribed:)``.
         case offerRedeemed(offerID: String, ProductChange)

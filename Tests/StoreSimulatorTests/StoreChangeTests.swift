@@ -227,7 +227,7 @@ struct StoreChangeTests {
                     offerID: offerID, keyID: "KEY", nonce: "nonce-1", signature: "c2lnbmF0dXJl",
                     timestamp: JWSDate(store.now).millisecondsSince1970)))
         store.runUntilIdle()
-        #expect(log.names == ["subscribed", "offerRedeemed(\(offerID), none)"])
+        #expect(log.names == ["subscribed", "offerRedeemed(\(offerID), sameProduct)"])
         #expect(log.all.last?.subscription?.offer?.identifier == offerID)
         try store.advance(by: 100 * day)
         store.runUntilIdle()
