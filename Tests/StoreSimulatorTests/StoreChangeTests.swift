@@ -242,4 +242,19 @@ struct StoreChangeTests {
             ])
         _ = listener
     }
+
+    @Test("Changes made from several threads at once are told in the order the store applied them")
+    func storeOrderAcrossThreads() async throws {
+        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "store-change-tests")))
+        let log = ChangeLog(store)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for _ in 0..<100 { _ = try? store.buyProduct("com.example.coins100", account: "account-\(thread)") }
+        }
+        try await bounded("the store's lane") { await store.idle() }
+        let told = log.all.map(\.transaction.id)
+        #expect(told.count == 400)
+        // Identifiers are given in the order purchases are applied.
+        #expect(told == told.sorted())
+        #expect(told == store.allTransactions().map(\.id))
+    }
 }
