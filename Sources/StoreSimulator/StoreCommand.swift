@@ -67,6 +67,10 @@ enum StoreCommand: Sendable {
     case extendRenewalDate(originalID: UInt64, by: TimeInterval)
     /// ``SimulatedStore/reverseRefund(transactionID:)``.
     case reverseRefund(UInt64)
+    /// ``SimulatedStore/requestRefund(_:reason:)``.
+    case requestRefund(UInt64, reason: RefundRequestReason)
+    /// ``SimulatedStore/declineRefund(_:)``.
+    case declineRefund(UInt64)
     /// ``SimulatedStore/joinFamily(_:account:)``.
     case joinFamily(String, account: String)
     /// ``SimulatedStore/leaveFamily(account:)``.
@@ -103,7 +107,8 @@ enum StoreCommand: Sendable {
         case setHistoryRetention = 27
         case extendRenewalDate = 28
         case reverseRefund = 29
-        // 30 and 31 are other commands'.
+        case requestRefund = 30
+        case declineRefund = 31
         case joinFamily = 32
         case leaveFamily = 33
     }
@@ -204,6 +209,11 @@ enum StoreCommand: Sendable {
             writer.double(interval)
         case .reverseRefund(let id):
             writer.identified(.reverseRefund, time, id)
+        case .requestRefund(let id, let reason):
+            writer.identified(.requestRefund, time, id)
+            writer.string(reason.rawValue)
+        case .declineRefund(let id):
+            writer.identified(.declineRefund, time, id)
         case .joinFamily(let family, let account):
             writer.header(.joinFamily, time)
             writer.string(family)
@@ -331,6 +341,16 @@ enum StoreCommand: Sendable {
             command = .extendRenewalDate(originalID: originalID, by: interval)
         case .reverseRefund:
             command = .reverseRefund(try reader.uint64("the transaction"))
+        case .requestRefund:
+            let id = try reader.uint64("the transaction")
+            let start = reader.offset
+            let raw = try reader.string("the refund request's reason")
+            guard let reason = RefundRequestReason(rawValue: raw) else {
+                throw JournalReader.Failure(offset: start, message: "unknown refund request reason \(raw)")
+            }
+            command = .requestRefund(id, reason: reason)
+        case .declineRefund:
+            command = .declineRefund(try reader.uint64("the transaction"))
         case .joinFamily:
             command = .joinFamily(try reader.string("the family"), account: try reader.string("the account"))
         case .leaveFamily:
