@@ -176,6 +176,10 @@ public enum FeedStep: Sendable, Hashable {
     case refund(Reference)
     /// `reverse-refund REF`: the App Store reverses the refund of the purchase after a dispute.
     case reverseRefund(Reference)
+    /// `family NAME USER [USER ...]`: the users' accounts join the family (Family Sharing).
+    case family(String, users: [String])
+    /// `leave-family USER`: the user's account leaves its family.
+    case leaveFamily(String)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
     /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
