@@ -139,6 +139,23 @@ struct FamilySharingTests {
         #expect(changes.all[3].originalTransactionID == bob[0].id)
     }
 
+    @Test("An upgrade to a product not shared replaces the members' period too; an extension moves their expiration")
+    func upgradesAndExtensionsFollow() throws {
+        let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
+        try store.joinFamily("smiths", account: "alice")
+        try store.joinFamily("smiths", account: "bob")
+        let first = try store.buyProduct(monthly, account: "alice")
+        try store.extendRenewalDate(originalID: first.originalID, by: 86_400)
+        let extended = try #require(store.transaction(first.id)?.expirationDate)
+        #expect(store.transactions(of: "bob").first?.expirationDate == extended)
+        _ = try store.buyProduct("com.example.premium.yearly", account: "alice")  // a higher level, not shareable
+        let shared = try #require(store.transactions(of: "bob").first)
+        #expect(store.transactions(of: "bob").count == 1, "the yearly product is not shared")
+        #expect(shared.isUpgraded)
+        #expect(!store.access(to: monthly, account: "bob").hasAccess)
+        #expect(try store.signedTransactionValue(shared.id).payload.revocationType == nil, "replaced, not revoked")
+    }
+
     @Test("Refunding the purchaser revokes the members' transactions; a shared transaction cannot be refunded itself")
     func refundRevokes() throws {
         let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
