@@ -156,6 +156,24 @@ struct FamilySharingTests {
         #expect(try store.signedTransactionValue(shared.id).payload.revocationType == nil, "replaced, not revoked")
     }
 
+    @Test("A member keeps access through the purchaser's billing grace period, and loses it in billing retry")
+    func graceReachesMembers() throws {
+        let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
+        try store.joinFamily("smiths", account: "alice")
+        try store.joinFamily("smiths", account: "bob")
+        _ = try store.buyProduct(monthly, account: "alice")
+        store.updateSettings { settings in
+            settings.billingRetryOnRenewal = true
+            settings.billingGracePeriodEnabled = true
+        }
+        try store.advance(by: 86_400 * 8)  // the trial's week is over: the renewal fails, in grace
+        #expect(store.access(to: monthly, account: "alice").phase == store.access(to: monthly, account: "bob").phase)
+        #expect(store.access(to: monthly, account: "bob").hasAccess)
+        try store.advance(by: 86_400 * 30)  // past the grace period: billing retry, no access
+        #expect(!store.access(to: monthly, account: "alice").hasAccess)
+        #expect(!store.access(to: monthly, account: "bob").hasAccess)
+    }
+
     @Test("Refunding the purchaser revokes the members' transactions; a shared transaction cannot be refunded itself")
     func refundRevokes() throws {
         let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
