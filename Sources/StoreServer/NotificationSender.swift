@@ -33,6 +33,8 @@
             var pending = 0
             var waiters: [CheckedContinuation<Void, Never>] = []
             var failure: StoreServerError?
+            /// Set by stop(): no request is started after it (URLSession traps on a task of an invalidated session).
+            var stopped = false
         }
 
         /// Creates a sender; with `historyPath`, the history is read from and kept in that file.
@@ -69,7 +71,10 @@
         /// Stops sending; what was not attempted yet is attempted when a server opens the same history again.
         func stop() {
             work.finish()
-            session.invalidateAndCancel()
+            state.withLock { state in
+                state.stopped = true
+                session.invalidateAndCancel()
+            }
         }
 
         /// Every notification made, oldest first.
@@ -214,24 +219,36 @@
             body += signedPayload
             body += "\"}"
             request.httpBody = Data(body.utf8)
-            do {
-                let (_, response) = try await session.data(for: request)
+            return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                // Started under the lock stop() invalidates the session under, so never on an invalidated session.
+                let task = state.withLock { state -> URLSessionDataTask? in
+                    guard !state.stopped else { return nil }
+                    return session.dataTask(with: request) { _, response, error in
+                        continuation.resume(returning: Self.result(response, error))
+                    }
+                }
+                guard let task else { return continuation.resume(returning: nil) }
+                task.resume()
+            }
+        }
+
+        /// Apple's `sendAttemptResult` for how a POST went, or nil when it was cancelled by stop().
+        private static func result(_ response: URLResponse?, _ error: (any Error)?) -> String? {
+            guard let error else {
                 guard let http = response as? HTTPURLResponse else { return "INVALID_RESPONSE" }
                 return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
-            } catch let error as URLError {
-                switch error.code {
-                case .cancelled: return nil
-                case .timedOut: return "TIMED_OUT"
-                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-                    return "NO_RESPONSE"
-                case .networkConnectionLost: return "PREMATURE_CLOSE"
-                case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
-                case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
-                case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
-                default: return "OTHER"
-                }
-            } catch {
-                return "OTHER"
+            }
+            guard let error = error as? URLError else { return "OTHER" }
+            switch error.code {
+            case .cancelled: return nil
+            case .timedOut: return "TIMED_OUT"
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+                return "NO_RESPONSE"
+            case .networkConnectionLost: return "PREMATURE_CLOSE"
+            case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
+            case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
+            case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
+            default: return "OTHER"
             }
         }
     }
