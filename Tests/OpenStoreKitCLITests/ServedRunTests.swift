@@ -2,6 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if Server
     import ReceiptKit
     import StoreModels
@@ -124,6 +131,43 @@ import Testing
             #expect(run.code == 0, "\(run.err)")
             let history = try String(contentsOfFile: state + ".notifications", encoding: .utf8)
             #expect(history.split(separator: "\n").count >= 2)
+            let reopened = try SimulatedStore(statePath: state, lane: .manual)
+            defer { try? reopened.close() }
+            #expect(reopened.allTransactions().map(\.productID) == ["com.example.pro", "com.example.coins100"])
+        }
+        @Test func keepServingAnswersTheAPIAfterTheFeedUntilSIGTERMThenCommitsAndExitsWithTheVerdict() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let state = directory.file("state.sqlite")
+            let feed = try Self.feed(
+                "buy com.example.pro as pro\nexpect notification ONE_TIME_CHARGE for pro", in: directory)
+            let child = try ChildProcess(
+                [
+                    "run", feed, "--serve", "--keep-serving", "--port", "0", "--state", state, "--control-token",
+                    "secret",
+                ], errorLog: directory.file("stderr"), mergingErrors: true)
+            let base = try #require(child.readLine(within: 60))
+            #expect(base.hasPrefix("http://127.0.0.1:"))
+            var ended = false
+            for _ in 0..<5 {
+                guard let line = child.readLine(within: 60) else { break }
+                if line.contains("the feed ended; serving \(base) until SIGINT or SIGTERM") {
+                    ended = true
+                    break
+                }
+            }
+            #expect(ended)
+            // swift-format-ignore: NeverForceUnwrap
+            var request = URLRequest(url: URL(string: base + "/openstorekit/v1/purchases")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+            request.httpBody = Data(#"{"productId":"com.example.coins100"}"#.utf8)
+            request.timeoutInterval = 30
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            kill(child.pid, SIGTERM)
+            #expect(child.readLine(within: 60)?.hasPrefix("PASS") == true)
+            #expect(child.waitForExit() == 0)
             let reopened = try SimulatedStore(statePath: state, lane: .manual)
             defer { try? reopened.close() }
             #expect(reopened.allTransactions().map(\.productID) == ["com.example.pro", "com.example.coins100"])
