@@ -32,9 +32,9 @@ final class StoreKitClient: Sendable {
         var storefrontListeners: [WeakStorefrontListener] = []
         /// The listeners of `Product.SubscriptionInfo.Status.updates`, held weakly.
         var statusListeners: [WeakStatusListener] = []
-        /// The store's subscription observer, added for the first status listener (it makes clock moves stop at each
-        /// subscription event, so it is added only when someone listens).
-        var subscriptionObserver: SubscriptionObserverToken?
+        /// The store's change observer, added for the first status listener (it makes clock moves stop at each change,
+        /// so it is added only when someone listens).
+        var changeObserver: ChangeObserverToken?
     }
 
     let state = Mutex(State())
@@ -164,28 +164,33 @@ final class StoreKitClient: Sendable {
         let listener = AsyncListener<Product.SubscriptionInfo.Status>()
         let observe = state.withLock { state -> Bool in
             state.statusListeners.append(WeakStatusListener(listener: listener))
-            return state.subscriptionObserver == nil
+            return state.changeObserver == nil
         }
         if observe {
-            let token = store.addSubscriptionObserver { [weak self] event in self?.handle(event) }
-            state.withLock { $0.subscriptionObserver = token }
+            let token = store.addChangeObserver { [weak self] change in self?.handle(change) }
+            state.withLock { $0.changeObserver = token }
         }
         return listener
     }
 
-    /// Tells the status listeners of a change of one of the account's subscriptions (on the store's lane).
-    private func handle(_ event: SubscriptionEvent) {
-        guard event.account == account else { return }
+    /// Tells the status listeners of a renewal, billing issue or expiry of one of the account's subscriptions (on the
+    /// store's lane).
+    private func handle(_ change: StoreChange) {
+        guard change.account == account, let groupID = change.subscription?.groupID else { return }
+        switch change.kind {
+        case .renewed, .billingRecovered, .renewalFailed, .gracePeriodEnded, .billingRetryFailed, .expired: break
+        default: return
+        }
         let listeners = state.withLock { state in
             state.statusListeners = state.statusListeners.filter { $0.listener != nil }
             return state.statusListeners.compactMap(\.listener)
         }
-        guard !listeners.isEmpty, let status = statusesNow(groupID: event.groupID).first else { return }
+        guard !listeners.isEmpty, let status = statusesNow(groupID: groupID).first else { return }
         for listener in listeners { listener.receive([status]) }
     }
 
     deinit {
-        if let token = state.withLock({ $0.subscriptionObserver }) { store.removeSubscriptionObserver(token) }
+        if let token = state.withLock({ $0.changeObserver }) { store.removeChangeObserver(token) }
     }
 
     // MARK: Products and purchases

@@ -5,20 +5,22 @@
     import StoreSimulator
     import Synchronization
 
-    /// Every change the server makes to its store goes through here, one at a time: the change, the store's lane run
-    /// until idle, then the notifications for what changed (from the store's subscription events and a comparison with
-    /// what the server saw before), then the retries the store's clock reached.
-    final class StoreDriver: Sendable {
+    /// Turns the store's changes into Server Notifications V2, and makes the server's own changes one at a time.
+    ///
+    /// The driver observes the store's change feed (``StoreSimulator/SimulatedStore/addChangeObserver(_:)``): every
+    /// change the store applies, whoever made it (the control API, ``StoreServer/perform(_:)``, a device, a feed, a
+    /// test moving the clock), is mapped to the notification type and subtype Apple sends for it, with the transaction
+    /// and renewal info signed as they stood at the change, at its date. A change the server makes itself runs the
+    /// store's lane after it, so its notifications are made before the request is answered.
+    final class StoreDriver: StoreClockObserver {
         let store: SimulatedStore
         let signed: SignedStoreData
         let notifications: NotificationSender
         let environment: JWSEnvironment
         private let state: Mutex<State>
-        private let inbox = EventInbox()
-        private let observerToken: Mutex<SubscriptionObserverToken?> = Mutex(nil)
+        private let observerToken: Mutex<ChangeObserverToken?> = Mutex(nil)
 
         private struct State {
-            var observed: ObservedStore
             var consumption: [UInt64: ConsumptionRequest] = [:]
             var massExtensions: [String: MassExtensionStatus] = [:]
         }
@@ -31,66 +33,146 @@
             self.signed = signed
             self.notifications = notifications
             self.environment = environment
+            state = Mutex(State())
             store.runUntilIdle()
-            state = Mutex(State(observed: ObservedStore(store)))
-            let inbox = self.inbox
-            observerToken.withLock { token in
-                token = store.addSubscriptionObserver { event in inbox.events.withLock { $0.append(event) } }
-            }
+            let token = store.addChangeObserver { [weak self] change in self?.notify(change) }
+            observerToken.withLock { $0 = token }
+            store.addClockObserver(self)
+        }
+
+        /// Queues the retries a move of the store's clock reached, whoever moved it.
+        func store(_ store: SimulatedStore, clockDidMoveTo date: Date) {
+            notifications.queueDueRetries()
         }
 
         /// Stops listening to the store.
         func stop() {
-            if let token = observerToken.withLock({ $0 }) { store.removeSubscriptionObserver(token) }
+            store.removeClockObserver(self)
+            if let token = observerToken.withLock({ token in
+                defer { token = nil }
+                return token
+            }) {
+                store.removeChangeObserver(token)
+            }
         }
 
-        /// Makes a change to the store and sends the notifications it calls for.
+        /// Makes a change to the store, runs its lane (so the change's notifications are made) and queues the retries
+        /// the store's clock reached. One change at a time.
         func perform<T>(_ change: (SimulatedStore) throws(StoreSimulatorError) -> T) throws(StoreSimulatorError) -> T {
-            try state.withLock { state throws(StoreSimulatorError) -> T in
+            try state.withLock { _ throws(StoreSimulatorError) -> T in
                 let result = try change(store)
-                settle(&state)
+                store.runUntilIdle()
+                notifications.queueDueRetries()
                 return result
             }
         }
 
-        /// Sends a notification the store cannot tell of by itself (a refund request, a declined refund, a test).
+        /// Sends a notification the store cannot tell of by itself (a refund request, a declined refund, a test), after
+        /// what the store has to tell.
         func announce(_ notification: PendingNotification) {
-            state.withLock { state in
-                settle(&state)
-                send(notification)
+            state.withLock { _ in
+                store.runUntilIdle()
+                send(notification, change: nil)
+                notifications.queueDueRetries()
             }
         }
 
-        /// Runs the lane, sends what changed, queues due retries.
-        private func settle(_ state: inout State) {
-            store.runUntilIdle()
-            let happened = inbox.events.withLock { events -> [SubscriptionEvent] in
-                defer { events = [] }
-                return events
-            }
-            let now = ObservedStore(store)
-            let changes = state.observed.changes(to: now, events: happened, store: store)
-            state.observed = now
-            for change in changes { send(change) }
-            notifications.queueDueRetries()
+        /// Sends the notification a change calls for, if any; on the store's lane.
+        private func notify(_ change: StoreChange) {
+            guard let notification = Self.notification(for: change) else { return }
+            send(notification, change: change)
         }
 
-        private func send(_ notification: PendingNotification) {
+        /// The notification type, subtype and status Apple sends for a change (Server Notifications V2), or `nil` for
+        /// changes Apple sends nothing for (a billing retry that failed again, a refund's expiry).
+        static func notification(for change: StoreChange) -> PendingNotification? {
+            let transactionID = change.transaction.id
+            let originalID = change.originalTransactionID
+            let status = change.subscription.map(Self.status)
+            func make(_ type: String, _ subtype: String? = nil, status: Int? = status) -> PendingNotification {
+                PendingNotification(
+                    type: type, subtype: subtype, transactionID: transactionID, originalID: originalID, status: status)
+            }
+            switch change.kind {
+            case .oneTimePurchase:
+                return make("ONE_TIME_CHARGE", status: nil)
+            case .subscribed(let resubscribed):
+                return make("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+            case .upgraded:
+                return make("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+            case .renewalProductChanged(let productID):
+                return make("DID_CHANGE_RENEWAL_PREF", productID == change.subscription?.productID ? nil : "DOWNGRADE")
+            case .renewed:
+                return make("DID_RENEW")
+            case .billingRecovered:
+                return make("DID_RENEW", "BILLING_RECOVERY")
+            case .renewalFailed(let gracePeriod):
+                return make("DID_FAIL_TO_RENEW", gracePeriod ? "GRACE_PERIOD" : nil)
+            case .gracePeriodEnded:
+                return make("GRACE_PERIOD_EXPIRED")
+            case .billingRetryFailed:
+                return nil
+            case .expired(let reason):
+                switch reason {
+                case .autoRenewDisabled: return make("EXPIRED", "VOLUNTARY")
+                case .billingRetryEnded: return make("EXPIRED", "BILLING_RETRY")
+                case .priceIncreaseNotConsented: return make("EXPIRED", "PRICE_INCREASE")
+                case .productUnavailable: return make("EXPIRED", "PRODUCT_NOT_FOR_SALE")
+                case .expiredByTest: return make("EXPIRED")
+                case .refunded: return nil  // the REFUND says it
+                }
+            case .refunded:
+                return make("REFUND", status: change.subscription == nil ? nil : 5)
+            case .autoRenewChanged(let enabled):
+                return make("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+            case .priceIncreaseRequested:
+                return make("PRICE_INCREASE", "PENDING")
+            case .priceIncreaseConsented:
+                return make("PRICE_INCREASE", "ACCEPTED")
+            case .priceIncreaseDeclined:
+                return make("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+            case .renewalDateExtended:
+                return make("RENEWAL_EXTENDED")
+            }
+        }
+
+        /// The status Get All Subscription Statuses gives a subscription: 1 active, 2 expired, 3 billing retry, 4 grace
+        /// period.
+        static func status(_ subscription: SubscriptionState) -> Int {
+            switch subscription.phase {
+            case .active: 1
+            case .expired: 2
+            case .billingRetry: 3
+            case .gracePeriod: 4
+            }
+        }
+
+        /// Signs and posts a notification: with the values of the change it tells of, at the change's date; without a
+        /// change, with the transaction as it stands now.
+        private func send(_ notification: PendingNotification, change: StoreChange?) {
             guard notifications.url != nil else { return }
             var data = NotificationPayload.DataObject(
                 bundleId: store.app.bundleIdentifier, bundleVersion: store.app.applicationVersion,
                 environment: environment.rawValue, status: notification.status,
                 consumptionRequestReason: notification.consumptionRequestReason)
-            if let id = notification.transactionID {
-                data.signedTransactionInfo = try? signed.transaction(id)
-                if let record = store.transaction(id), record.productType == .autoRenewableSubscription {
-                    data.signedRenewalInfo = try? signed.renewalInfo(originalID: record.originalID)
+            let signedDate: Date
+            if let change {
+                signedDate = change.date
+                data.signedTransactionInfo = try? store.signedTransactionValue(of: change).jwsRepresentation
+                data.signedRenewalInfo = try? store.signedRenewalInfoValue(of: change)?.jwsRepresentation
+            } else {
+                signedDate = store.now
+                if let id = notification.transactionID {
+                    data.signedTransactionInfo = try? signed.transaction(id)
+                    if let record = store.transaction(id), record.productType == .autoRenewableSubscription {
+                        data.signedRenewalInfo = try? signed.renewalInfo(originalID: record.originalID)
+                    }
                 }
             }
             let payload = NotificationPayload(
                 notificationType: notification.type, subtype: notification.subtype,
                 notificationUUID: UUID().uuidString.lowercased(), data: data, summary: nil,
-                signedDate: JWSDate(store.now).millisecondsSince1970)
+                signedDate: JWSDate(signedDate).millisecondsSince1970)
             _ = try? notifications.post(payload, originalTransactionID: notification.originalID)
         }
 
@@ -120,10 +202,6 @@
                 default: throw .generalInternal
                 }
             }
-            announce(
-                PendingNotification(
-                    type: "RENEWAL_EXTENDED", transactionID: extended.latestRecordID, originalID: originalID, status: 1)
-            )
             return extended
         }
 
@@ -175,10 +253,5 @@
         func massExtension(productID: String, requestIdentifier: String) -> MassExtensionStatus? {
             state.withLock { $0.massExtensions[productID + "\n" + requestIdentifier] }
         }
-    }
-
-    /// The subscription events the store reported since the last change was settled.
-    private final class EventInbox: Sendable {
-        let events = Mutex<[SubscriptionEvent]>([])
     }
 #endif

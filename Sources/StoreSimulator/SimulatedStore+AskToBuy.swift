@@ -45,6 +45,7 @@ extension SimulatedStore {
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }
         if let elsewhere { tell(elsewhere) }
+        tellChanges()
     }
 
     /// Declines a pending Ask to Buy request.

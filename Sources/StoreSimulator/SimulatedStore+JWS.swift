@@ -138,6 +138,45 @@ extension SimulatedStore {
             dated: { payload, now in payload.signedDate = JWSDate(now) })
     }
 
+    // MARK: At a change
+
+    /// The transaction of a change signed as it stood right after the change, with `signedDate` the change's date:
+    /// what a notification of the change carries, even when the store moved on since.
+    ///
+    /// - Parameter change: A change the store told (``addChangeObserver(_:)``).
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `jwsSigningFailed`.
+    public func signedTransactionValue(of change: StoreChange) throws(StoreSimulatorError)
+        -> StoreSignedValue<JWSTransaction>
+    {
+        let payload = payloadMapping.transaction(change.transaction, signedDate: change.date)
+        return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
+    }
+
+    /// The renewal info of a change's subscription signed as it stood right after the change, with `signedDate` the
+    /// change's date; `nil` for a change of a product that is not an auto-renewable subscription.
+    ///
+    /// The subscription's periods are the history's up to the change's transaction, with that transaction as the change
+    /// saw it.
+    ///
+    /// - Parameter change: A change the store told (``addChangeObserver(_:)``).
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `jwsSigningFailed`.
+    public func signedRenewalInfoValue(of change: StoreChange) throws(StoreSimulatorError)
+        -> StoreSignedValue<JWSRenewalInfo>?
+    {
+        guard let subscription = change.subscription else { return nil }
+        let latest = max(subscription.latestRecordID, change.transaction.id)
+        var history = state.withLock { state in
+            state.records(of: subscription.account).filter {
+                $0.originalID == subscription.originalID && $0.id <= latest && $0.id != change.transaction.id
+            }
+        }
+        history.append(change.transaction)
+        let payload = payloadMapping.renewalInfo(subscription, history: history, signedDate: change.date)
+        return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
+    }
+
     // MARK: App transaction
 
     /// The app transaction of an account, signed, with its payload; its `receiptCreationDate` is the store's clock

@@ -91,6 +91,7 @@ extension SimulatedStore {
         guard let storefront = storefrontChange else {
             emitUpdate(transaction, to: audience)
             if let elsewhere { tell(elsewhere) }
+            tellChanges()
             return
         }
         journal?.flushBeforeCallback()
@@ -115,6 +116,7 @@ extension SimulatedStore {
         guard let (changed, audienceNow) = update else { return }
         emitUpdate(changed, to: audienceNow)
         if let elsewhere { tell(elsewhere) }
+        tellChanges()
     }
 
     /// Sends the other devices of an account the purchase one of them made, on the lane, after the buying device
@@ -467,11 +469,14 @@ extension StoreState {
         case .autoRenewableSubscription:
             guard let info = product.subscription else { break }
             let key = Self.subscriptionKey(account: account, groupID: info.groupID)
+            var replaced: String?
             if var running = subscriptions[key], running.grantsAccess {
                 if running.productID == product.id {
+                    let reverts = running.renewalProductID != product.id
                     running.renewalProductID = product.id
                     subscriptions[key] = running
                     records[recordID] = nil
+                    if reverts { report(.renewalProductChanged(toProductID: product.id), at: now, of: running) }
                     return running.latestRecordID
                 }
                 let current = configuration.catalog.product(running.productID)?.subscription
@@ -481,13 +486,16 @@ extension StoreState {
                 let sameDuration = current.map { Self.lastSameTime($0.period, info.period) } ?? false
                 let isImmediate = info.groupLevel < currentLevel || (info.groupLevel == currentLevel && sameDuration)
                 guard isImmediate else {
+                    let changes = running.renewalProductID != product.id
                     running.renewalProductID = product.id
                     subscriptions[key] = running
                     records[recordID] = nil
+                    if changes { report(.renewalProductChanged(toProductID: product.id), at: now, of: running) }
                     return running.latestRecordID
                 }
                 records[running.latestRecordID]?.isUpgraded = true
                 records[running.latestRecordID]?.cancellationDate = now
+                replaced = running.productID
             }
             let introOffer =
                 promotional == nil && isEligibleForIntroductoryOffer(account: account, groupID: info.groupID)
@@ -519,8 +527,14 @@ extension StoreState {
                 subscription.offerPeriodsLeft = offer.numberOfPeriods - 1
             }
             subscriptions[key] = subscription
+            records[recordID] = record
+            let kind: StoreChange.Kind =
+                replaced.map { .upgraded(fromProductID: $0) } ?? .subscribed(resubscribed: previous != nil)
+            report(kind, at: now, of: subscription)
+            return recordID
         }
         records[recordID] = record
+        report(.oneTimePurchase, at: now, transactionID: recordID, subscription: nil)
         return recordID
     }
 }

@@ -62,10 +62,15 @@ extension SimulatedStore {
             case .consumable, .nonRenewingSubscription:
                 break
             }
+            if state.changes.isObserved {
+                let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }
+                state.report(.refunded(reason), at: now, transactionID: id, subscription: subscription)
+            }
             return (record, revoked)
         }
         if !revoked.isEmpty { broadcast(.entitlementsRevoked(revoked), account: record.account) }
         broadcast(.refunded([record.id]), account: record.account)
+        tellChanges()
         return record
     }
 }

@@ -27,7 +27,8 @@ extension SimulatedStore {
         guard interval > 0, interval.isFinite else {
             throw StoreSimulatorError(.invalidAction, "an extension must move the renewal date later")
         }
-        return try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
+        let now = clock.now
+        let extended = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
             guard state.records[originalID] != nil else { throw Self.unknownTransaction(originalID) }
             guard let found = state.subscriptions.values.first(where: { $0.originalID == originalID }) else {
                 throw StoreSimulatorError(.noSubscription, "transaction \(originalID) begins no subscription")
@@ -46,7 +47,10 @@ extension SimulatedStore {
                 state.records[latest.id] = latest
             }
             state.subscriptions[key] = subscription
+            state.report(.renewalDateExtended(seconds: interval), at: now, of: subscription)
             return subscription
         }
+        tellChanges()
+        return extended
     }
 }

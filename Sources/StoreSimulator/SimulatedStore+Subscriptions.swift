@@ -97,6 +97,7 @@ extension SimulatedStore {
     public func setAutoRenew(_ enabled: Bool, transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.setAutoRenew(enabled, transactionID: transactionID))
         defer { journal?.end() }
+        let now = clock.now
         try state.withLock { state throws(StoreSimulatorError) in
             let key = try state.subscriptionKey(forTransaction: transactionID)
             guard var subscription = state.subscriptions[key] else { return }
@@ -106,11 +107,14 @@ extension SimulatedStore {
                     "the subscription of transaction \(transactionID) has expired; buy it again to resubscribe"
                 )
             }
+            let changed = subscription.autoRenew != enabled
             subscription.autoRenew = enabled
             state.records[subscription.latestRecordID]?.autoRenewEnabled = enabled
             state.records[transactionID]?.autoRenewEnabled = enabled
             state.subscriptions[key] = subscription
+            if changed { state.report(.autoRenewChanged(enabled: enabled), at: now, of: subscription) }
         }
+        tellChanges()
     }
 
     /// Marks a price increase of the subscription a transaction belongs to as waiting for the customer's consent. Unless
@@ -121,10 +125,12 @@ extension SimulatedStore {
     public func requestPriceIncreaseConsent(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.requestPriceIncreaseConsent(transactionID))
         defer { journal?.end() }
-        let account = try changePriceIncrease(transactionID, expectPending: false) { subscription in
+        let account = try changePriceIncrease(transactionID, expectPending: false, change: .priceIncreaseRequested) {
+            subscription in
             subscription.pendingPriceIncrease = true
         }
         if let account { announcePriceConsent(account: account) }
+        tellChanges()
     }
 
     /// The customer consents to the pending price increase: the subscription renews at the end of the period.
@@ -133,9 +139,11 @@ extension SimulatedStore {
     public func consentToPriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.consentToPriceIncrease(transactionID))
         defer { journal?.end() }
-        _ = try changePriceIncrease(transactionID, expectPending: true) { subscription in
+        _ = try changePriceIncrease(transactionID, expectPending: true, change: .priceIncreaseConsented) {
+            subscription in
             subscription.pendingPriceIncrease = false
         }
+        tellChanges()
     }
 
     /// The customer declines the pending price increase: auto-renew goes off, so the subscription expires at the end of
@@ -145,18 +153,22 @@ extension SimulatedStore {
     public func declinePriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
         journal?.begin(.declinePriceIncrease(transactionID))
         defer { journal?.end() }
-        _ = try changePriceIncrease(transactionID, expectPending: true) { subscription in
+        _ = try changePriceIncrease(transactionID, expectPending: true, change: .priceIncreaseDeclined) {
+            subscription in
             subscription.pendingPriceIncrease = false
             subscription.autoRenew = false
         }
+        tellChanges()
     }
 
     private func changePriceIncrease(
         _ transactionID: UInt64,
         expectPending: Bool,
-        change: (inout SubscriptionState) -> Void
+        change kind: StoreChange.Kind,
+        apply change: (inout SubscriptionState) -> Void
     ) throws(StoreSimulatorError) -> String? {
-        try state.withLock { state throws(StoreSimulatorError) -> String? in
+        let now = clock.now
+        return try state.withLock { state throws(StoreSimulatorError) -> String? in
             let key = try state.subscriptionKey(forTransaction: transactionID)
             guard var subscription = state.subscriptions[key] else { return nil }
             guard subscription.phase != .expired else {
@@ -175,45 +187,16 @@ extension SimulatedStore {
             state.records[latestID]?.isPendingPriceIncreaseConsent = subscription.pendingPriceIncrease
             state.records[latestID]?.autoRenewEnabled = subscription.autoRenew
             state.subscriptions[key] = subscription
+            state.report(kind, at: now, of: subscription)
             return subscription.account
         }
     }
 
-    /// Sends the events of an outcome to the subscription observers and then its transactions to their devices, on
-    /// the lane.
+    /// Tells the change observers of what was applied, then sends the transactions of an outcome to their devices,
+    /// on the lane.
     func dispatch(_ outcome: SubscriptionOutcome) {
-        if !outcome.events.isEmpty, hasSubscriptionObservers {
-            for event in outcome.events {
-                lane.enqueue { [self] in
-                    let handlers = subscriptionObservers.withLock { $0.handlers.sorted { $0.key < $1.key } }
-                    for (_, handler) in handlers { handler(event) }
-                }
-            }
-        }
+        tellChanges()
         for delivery in outcome.deliveries { send(.updated([delivery.transaction]), to: delivery.deviceID) }
-    }
-
-    /// Whether any handler was added with ``addSubscriptionObserver(_:)``.
-    var hasSubscriptionObservers: Bool { subscriptionObservers.withLock { !$0.handlers.isEmpty } }
-
-    /// Calls `handler` on the lane with every subscription event from now on (renewals, billing issues, grace periods,
-    /// recoveries, expiries), whether a move of the clock, `forceRenewal`, `expireSubscription` or a resolved billing
-    /// issue produced it, in time order. On a `.manual` lane the clock shows the event's own time when the handler
-    /// runs (see ``advance(to:)``). Returns a token for ``removeSubscriptionObserver(_:)``.
-    @discardableResult
-    public func addSubscriptionObserver(_ handler: @escaping @Sendable (SubscriptionEvent) -> Void)
-        -> SubscriptionObserverToken
-    {
-        subscriptionObservers.withLock { observers in
-            defer { observers.next += 1 }
-            observers.handlers[observers.next] = handler
-            return SubscriptionObserverToken(value: observers.next)
-        }
-    }
-
-    /// Stops calling the handler a token names; events already sent to the lane no longer reach it either.
-    public func removeSubscriptionObserver(_ token: SubscriptionObserverToken) {
-        _ = subscriptionObservers.withLock { $0.handlers.removeValue(forKey: token.value) }
     }
 }
 

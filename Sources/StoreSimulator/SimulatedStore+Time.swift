@@ -33,8 +33,8 @@ extension SimulatedStore {
     /// move (``addClockObserver(_:)``).
     ///
     /// Renewals and recoveries are new purchased transactions in the history; each device signed in to the account
-    /// gets one as a new `.purchased` transaction, sent on the lane. Observers added with
-    /// ``addSubscriptionObserver(_:)`` hear every event, on the lane, before the transactions of its instant.
+    /// gets one as a new `.purchased` transaction, sent on the lane. Observers added with ``addChangeObserver(_:)``
+    /// hear every change, on the lane, before the transactions of its instant.
     ///
     /// On a `.manual` lane, the store runs the lane at each instant that has something to tell, so that observers hear
     /// each event and renewal at its own time, with the clock showing that time; work already waiting on the lane runs
@@ -115,10 +115,10 @@ extension SimulatedStore {
         var slice = Slice.more
         while slice == .more {
             var outcome = SubscriptionOutcome()
-            // Whether an open queue or a subscription observer hears of this slice: only then does the lane run at
+            // Whether an open queue or a change observer hears of this slice: only then does the lane run at
             // its instant, and does the slice end with the instant.
             var heard = false
-            let listening = stepwise && hasSubscriptionObservers
+            let listening = stepwise && hasChangeObservers
             slice = state.withLock { state -> Slice in
                 // Work in slices so that other threads get the lock between them.
                 for _ in 0..<512 {

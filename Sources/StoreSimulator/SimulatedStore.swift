@@ -43,9 +43,10 @@ public final class SimulatedStore: Sendable {
     let jwsCache = Mutex(JWSCache())
     /// How the JWS handed out are spoiled.
     let tampering = Mutex(JWSTampering.none)
-    /// The handlers added with ``addSubscriptionObserver(_:)``, by token, and the next token.
-    let subscriptionObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (SubscriptionEvent) -> Void])>(
-        (1, [:]))
+    /// The handlers added with ``addChangeObserver(_:)``, by token, and the next token.
+    let changeObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (StoreChange) -> Void])>((1, [:]))
+    /// Whether any handler is added with ``addChangeObserver(_:)``: read without a lock after every change.
+    let observingChanges = Atomic<Bool>(false)
     /// The journal of a store opened from a state file; `nil` for an in-memory store, which then pays nothing for it.
     let journal: StoreJournal?
     /// Who hears that the clock moved.

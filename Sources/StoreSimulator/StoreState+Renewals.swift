@@ -32,6 +32,7 @@ extension StoreState {
             } else if subscription.phase == .gracePeriod, let end = subscription.gracePeriodEndsAt, end <= due {
                 subscription.phase = .billingRetry
                 outcome.events.append(event(.gracePeriodEnded, subscription, at: due))
+                report(.gracePeriodEnded, at: due, of: subscription)
             } else if let end = subscription.billingRetryEndsAt, end <= due {
                 expire(&subscription, at: due, reason: .billingRetryEnded, into: &outcome)
             }
@@ -86,6 +87,7 @@ extension StoreState {
         records[subscription.latestRecordID]?.hasPurchaseIssue = true
         outcome.events.append(event(.renewalFailed, subscription, at: date))
         if withGrace { outcome.events.append(event(.gracePeriodStarted, subscription, at: date)) }
+        report(.renewalFailed(gracePeriod: withGrace), at: date, of: subscription)
     }
 
     /// Billing is retried: it succeeds once renewals no longer fail (`billingRetryOnRenewal` turned off), and fails
@@ -105,6 +107,7 @@ extension StoreState {
         subscription.nextRetryAttemptAt = nextRetryAttempt(
             of: subscription, rate: rate, period: renewalPeriod(of: subscription))
         outcome.events.append(event(.billingRetryFailed, subscription, at: date))
+        report(.billingRetryFailed, at: date, of: subscription)
     }
 
     /// Billing succeeded after a failed renewal. Recovered in the grace period, the new period starts when the old
@@ -216,6 +219,7 @@ extension StoreState {
         subscription.periodsPaid += 1
 
         outcome.events.append(event(kind, subscription, at: date, transactionID: record.id))
+        report(kind == .recovered ? .billingRecovered : .renewed, at: date, of: subscription)
         deliver(record, transactionDate: date, to: deviceIDs, into: &outcome)
     }
 
@@ -244,6 +248,7 @@ extension StoreState {
             }
         }
         outcome.events.append(event(.expired(reason), subscription, at: date))
+        if reason != .refunded { report(.expired(reason), at: date, of: subscription) }
     }
 
     /// Puts a purchased transaction in the queue of each device and lines up the update for it.

@@ -127,6 +127,8 @@ struct StoreState: Sendable {
     var receiptExpired = Set<String>()
     /// The timer of real-time runs, while one runs.
     var dueEventTimer: DueEventTimer?
+    /// The changes applied and not yet told, while anyone observes them.
+    var changes = PendingChanges()
 
     init(configuration: StoreConfiguration, retention: HistoryRetention) {
         self.configuration = configuration

@@ -1,0 +1,122 @@
+public import Foundation
+public import StoreModels
+
+/// One change the store applied, as its change observers hear it (``SimulatedStore/addChangeObserver(_:)``): every
+/// purchase, renewal, billing issue, expiry, refund and change of renewal settings, once each, in the order the store
+/// applied them.
+///
+/// A change carries the transaction and the subscription as they stood right after it, so that what is told or signed
+/// of it is of its moment even when the store has moved on since (a move of the clock by a year makes twelve renewals
+/// before anyone hears of the first): sign them with ``SimulatedStore/signedTransactionValue(of:signedAt:)`` and
+/// ``SimulatedStore/signedRenewalInfoValue(of:signedAt:)``, at ``date``.
+public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
+    /// How a purchase of a subscription stands to the subscription the account had in the group.
+    public enum ProductChange: Sendable, Hashable {
+        /// The same product: nothing changes but the offer.
+        case none
+        /// A higher level, or the same level with a period of the same duration: in effect at once.
+        case upgrade
+        /// A lower level, or the same level with a period of another duration: in effect at the next renewal.
+        case downgrade
+    }
+
+    /// What changed.
+    public enum Kind: Sendable, Hashable {
+        /// A one-time product was bought and charged: a consumable, a non-consumable not owned yet, a non-renewing
+        /// subscription. ``StoreChange/transaction`` is its record.
+        case oneTimePurchase
+        /// An auto-renewable subscription was bought with no running subscription in its group: the first in the
+        /// group (`resubscribed` false), or after the group's subscription expired (`resubscribed` true). The
+        /// transaction is the new period.
+        case subscribed(resubscribed: Bool)
+        /// A subscription was bought over the running one of its group and replaced it at once (an upgrade, or a
+        /// crossgrade of the same duration); `fromProductID` is the product replaced. The transaction is the new
+        /// period; the replaced one is refunded as upgraded.
+        case upgraded(fromProductID: String)
+        /// The product the running subscription renews to changed: to another product (a downgrade, or a crossgrade
+        /// of another duration, bought to take effect at the next renewal), or back to the current product (the
+        /// pending change cancelled, when ``StoreChange/subscription``'s product is `toProductID`).
+        case renewalProductChanged(toProductID: String)
+        /// The subscription renewed by itself: the transaction is the new period.
+        case renewed
+        /// A renewal failed with a billing issue and billing retry began; with `gracePeriod`, in a billing grace
+        /// period that keeps the customer's access.
+        case renewalFailed(gracePeriod: Bool)
+        /// The billing grace period ended; billing retry goes on without access.
+        case gracePeriodEnded
+        /// Billing was retried and failed again.
+        case billingRetryFailed
+        /// Billing succeeded after a billing issue: the transaction is the new period.
+        case billingRecovered
+        /// The subscription ended, for the reason given. A refund of its current period ends it too, told as
+        /// ``refunded(_:)`` alone.
+        case expired(SubscriptionEvent.ExpirationReason)
+        /// A purchased transaction was refunded: the transaction carries its revocation date and reason.
+        case refunded(TransactionRecord.RevocationReason)
+        /// Auto-renew was turned on or off.
+        case autoRenewChanged(enabled: Bool)
+        /// A price increase was announced and waits for the customer's consent.
+        case priceIncreaseRequested
+        /// The customer consented to the pending price increase.
+        case priceIncreaseConsented
+        /// The customer declined the pending price increase: auto-renew is off.
+        case priceIncreaseDeclined
+        /// The renewal date of an active subscription moved later by `seconds`, at no charge.
+        case renewalDateExtended(seconds: TimeInterval)
+    }
+
+    /// What changed.
+    public let kind: Kind
+    /// When, on the store's clock.
+    public let date: Date
+    /// The account.
+    public let account: String
+    /// The transaction the change is about, as it stood right after the change: the purchase or new period, the
+    /// refunded transaction, the subscription's latest transaction for changes of its renewal settings.
+    public let transaction: TransactionRecord
+    /// The subscription, as it stood right after the change; `nil` for products that are not auto-renewable
+    /// subscriptions.
+    public let subscription: SubscriptionState?
+
+    /// Creates a change.
+    public init(
+        kind: Kind, date: Date, account: String, transaction: TransactionRecord, subscription: SubscriptionState?
+    ) {
+        self.kind = kind
+        self.date = date
+        self.account = account
+        self.transaction = transaction
+        self.subscription = subscription
+    }
+
+    /// The first transaction of the subscription, or the transaction itself.
+    public var originalTransactionID: UInt64 { subscription?.originalID ?? transaction.originalID }
+
+    /// The kind's name, such as `renewed` or `expired(autoRenewDisabled)`.
+    public var kindName: String {
+        switch kind {
+        case .oneTimePurchase: "oneTimePurchase"
+        case .subscribed(let resubscribed): resubscribed ? "resubscribed" : "subscribed"
+        case .upgraded(let from): "upgraded(from: \(from))"
+        case .renewalProductChanged(let to): "renewalProductChanged(to: \(to))"
+        case .renewed: "renewed"
+        case .renewalFailed(let grace): grace ? "renewalFailed(gracePeriod)" : "renewalFailed"
+        case .gracePeriodEnded: "gracePeriodEnded"
+        case .billingRetryFailed: "billingRetryFailed"
+        case .billingRecovered: "billingRecovered"
+        case .expired(let reason): "expired(\(reason.rawValue))"
+        case .refunded(let reason): "refunded(\(reason))"
+        case .autoRenewChanged(let enabled): enabled ? "autoRenewEnabled" : "autoRenewDisabled"
+        case .priceIncreaseRequested: "priceIncreaseRequested"
+        case .priceIncreaseConsented: "priceIncreaseConsented"
+        case .priceIncreaseDeclined: "priceIncreaseDeclined"
+        case .renewalDateExtended(let seconds): "renewalDateExtended(\(seconds)s)"
+        }
+    }
+
+    /// `2026-02-01T00:00:00Z renewed com.example.monthly account=default transaction=…`.
+    public var description: String {
+        "\(date.ISO8601Format()) \(kindName) \(transaction.productID) account=\(account) "
+            + "transaction=\(transaction.id) original=\(originalTransactionID)"
+    }
+}
