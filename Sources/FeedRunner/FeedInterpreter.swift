@@ -152,9 +152,7 @@ final class FeedInterpreter {
             event.add("line", line.line)
             event.add("step", line.text)
             sink.append(event.line)
-            let message = try perform(line.step, line: line)
-            server?.stepEnded()
-            if let message {
+            if let message = try perform(line.step, line: line) {
                 failure = FeedResult.Failure(line: line.line, step: line.text, message: message)
                 var failed = EventLine(seq: nextSequence(), time: clock.now, event: "failed")
                 failed.add("line", line.line)

@@ -19,9 +19,9 @@ public enum FeedRun {
     ///     a run killed mid-way leaves the file as it was after its last complete step.
     ///   - commitsEveryChange: commit every change instead, each flushed to the disk (`synchronous=FULL`) before it
     ///     is applied, as a crash test of app code needs.
-    ///   - server: the server that serves the feed's store (`run --serve`): it starts before the first step, is told
-    ///     after each step, answers `expect notification` steps, and finishes before the store closes; a `restart`
-    ///     step then keeps the store open. Without one, a feed that expects notifications is refused (`needsServer`).
+    ///   - server: the server that serves the feed's store (`run --serve`): it starts before the first step, answers
+    ///     `expect notification` steps, and finishes before the store closes; a `restart` step then keeps the store
+    ///     open. Without one, a feed that expects notifications is refused (`needsServer`).
     /// - Throws: ``FeedError`` when the feed is malformed, `unusableState` when the state file cannot be opened,
     ///   reopened or written, `needsServer` or `serverUnavailable`; failed expectations are in the result instead.
     public static func run(

@@ -1,8 +1,12 @@
 public import StoreSimulator
 
 /// The App Store server side a feed runs beside (`openstorekit run FEED --serve`): it serves the feed's store over
-/// HTTP, sends the Server Notifications V2 the store's changes call for, and tells the feed which ones were sent, so
-/// that `expect notification` steps can check them.
+/// HTTP, sends the Server Notifications V2 the store's changes call for (it hears every change from the store's change
+/// feed, the feed's own steps included), and tells the feed which ones were sent, so that `expect notification` steps
+/// can check them.
+///
+/// Its methods are called on the feed's thread and may block it while they wait (bounded): a served run belongs on a
+/// thread of its own (the command line's main thread), not on one of Swift concurrency's shared threads.
 ///
 /// FeedRunner declares it and never builds a server itself: the command line provides one (in a build with the
 /// package trait `Server`), so FeedRunner does not depend on the server module.
@@ -15,9 +19,6 @@ public protocol FeedServer: AnyObject {
     ///
     /// - Returns: nil once serving, or what keeps the server from starting (a port already taken, for instance).
     func start(serving store: SimulatedStore) -> String?
-
-    /// A step of the feed changed the store: the server settles what it calls for (the notifications of the change).
-    func stepEnded()
 
     /// Waits, at most `seconds`, until every notification made so far (and every retry due on the store's clock) was
     /// attempted, then returns every notification made so far, oldest first.

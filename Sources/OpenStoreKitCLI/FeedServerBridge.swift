@@ -63,13 +63,8 @@
             }
         }
 
-        func stepEnded() {
-            _ = try? server?.perform { (_: SimulatedStore) throws(StoreSimulatorError) in }
-        }
-
         func notifications(within seconds: Double) -> [FeedNotification]? {
             guard let server else { return [] }
-            stepEnded()
             let idle = DispatchSemaphore(value: 0)
             let sender = server.notifications
             Task {

@@ -85,6 +85,29 @@ import Testing
             #expect(run.err.contains("the next notification is SUBSCRIBED/INITIAL_BUY for com.example.premium.monthly"))
         }
 
+        @Test func everyUsersAndDevicesChangesAreNotifiedInStoreOrderAcrossSteps() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let feed = try Self.feed(
+                """
+                buy com.example.pro as pro
+                user bob
+                device ipad
+                buy com.example.premium.monthly as bobs
+                user default
+                buy-elsewhere com.example.coins100
+                advance 1w
+                expect notification ONE_TIME_CHARGE for pro
+                expect notification SUBSCRIBED INITIAL_BUY for bobs status 1
+                expect notification ONE_TIME_CHARGE product com.example.coins100
+                expect notification DID_RENEW for bobs
+                expect no notification
+                expect notifications 4
+                """, in: directory)
+            let run = await Self.run(["run", feed, "--serve", "--port", "0"])
+            #expect(run.code == 0, "\(run.err)")
+        }
+
         @Test func withANotificationsURLTheFeedChecksWhatWasSentThereAndTheReceiverGotItAll() async throws {
             let receiver = try NotificationReceiver(
                 root: .openStoreKitJWSTestRoot, bundleID: "com.example.app", environment: .sandbox)
