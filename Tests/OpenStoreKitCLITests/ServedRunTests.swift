@@ -138,6 +138,20 @@ import Testing
             #expect(run.err.contains("the receiver did not accept it (attempts: NO_RESPONSE)"))
         }
 
+        @Test func aPortAlreadyTakenIsAnErrorBeforeAnyStep() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let taken = try NotificationReceiver(
+                root: .openStoreKitJWSTestRoot, bundleID: "com.example.app", environment: .sandbox)
+            defer { taken.stop() }
+            let port = try #require(taken.url.port)
+            let feed = try Self.feed("buy com.example.pro", in: directory)
+            let run = await Self.run(["run", feed, "--serve", "--port", String(port)])
+            #expect(run.code == 2)
+            #expect(run.err.contains("ERROR \(feed): \(feed): error: cannot listen on 127.0.0.1 port \(port)"))
+            #expect(run.out.isEmpty)
+        }
+
         @Test func aServedRunOnAStateFileLeavesTheStoreAndTheNotificationHistoryCommitted() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
