@@ -184,7 +184,6 @@ extension CommandLineTool {
                 outcomes.withLock { $0[0] = outcome }
                 next.store(feeds.count, ordering: .relaxed)
                 serverProblem = server.historyProblem
-
             }
         #endif
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
