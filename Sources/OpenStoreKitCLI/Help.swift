@@ -89,7 +89,9 @@ enum Help {
             return """
                 Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N] [--state PATH]
                                         [--commit step|change]
-                       openstorekit run FEED --serve [--keep-serving] [serve's options] [--log FILE] [--state PATH]
+                       openstorekit run FEED --serve [--keep-serving] [--host ADDR] [--port N] [--allow-remote]
+                                        [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
+                                        [--notifications-url URL] [--control-token TOKEN] [run's options]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
