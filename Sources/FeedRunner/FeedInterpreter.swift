@@ -318,6 +318,9 @@ final class FeedInterpreter {
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
+        case .reverseRefund(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { _ = try store.reverseRefund(transactionID: id) } catch { return error.detail }
         case .delete(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { try store.deleteTransaction(id) } catch { return error.detail }

@@ -171,7 +171,8 @@ public struct FeedParser: Sendable {
         case .script(let product?, _):
             products.append(product)
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _),
+            .reverseRefund(let reference), .resolve(let reference), .autoRenew(let reference, _),
+            .priceIncrease(let reference, _),
             .delete(let reference):
             add(reference)
         case .expect(let expectation):
@@ -326,7 +327,8 @@ public struct FeedParser: Sendable {
         guard storeKit2.isEmpty else { return storeKit2 }
         switch step {
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .resolve(let reference), .autoRenew(let reference, _), .priceIncrease(let reference, _),
+            .reverseRefund(let reference), .resolve(let reference), .autoRenew(let reference, _),
+            .priceIncrease(let reference, _),
             .delete(let reference):
             return [reference]
         case .expect(let expectation):
@@ -407,6 +409,8 @@ public struct FeedParser: Sendable {
             step = .restart
         case "refund":
             step = .refund(try reader.reference())
+        case "reverse-refund":
+            step = .reverseRefund(try reader.reference())
         case "delete":
             step = .delete(try reader.reference())
         case "clear-transactions":

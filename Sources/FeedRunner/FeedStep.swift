@@ -177,6 +177,8 @@ public enum FeedStep: Sendable, Hashable {
     case restore(String?)
     /// `refund REF`: the App Store refunds the purchase.
     case refund(Reference)
+    /// `reverse-refund REF`: the App Store reverses the refund of the purchase after a dispute.
+    case reverseRefund(Reference)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
     /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the

@@ -246,8 +246,8 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             observers.callEach { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: productIDs) }
         case .storefrontChanged:
             observers.callEach { $0.paymentQueueDidChangeStorefront(self) }
-        case .refunded, .purchasedOnOtherDevice:
-            // StoreKit 1 has no callback for a refund, and does not get other devices' purchases as transactions.
+        case .refunded, .refundReversed, .purchasedOnOtherDevice:
+            // StoreKit 1 has no callback for a refund or its reversal, and does not get other devices' purchases as transactions.
             break
         case .priceConsentNeeded:
             // Only an app that is running (it added an observer) hears of it; one that is not is asked at its launch.

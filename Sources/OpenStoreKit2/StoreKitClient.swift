@@ -81,6 +81,8 @@ final class StoreKitClient: Sendable {
             for transaction in transactions { handleUpdate(transaction) }
         case .refunded(let recordIDs):
             handleRefunds(recordIDs)
+        case .refundReversed(let recordIDs):
+            handleReversals(recordIDs)
         case .storefrontChanged(let storefront):
             let listeners = state.withLock { state in
                 state.storefrontListeners = state.storefrontListeners.filter { $0.listener != nil }
@@ -122,6 +124,17 @@ final class StoreKitClient: Sendable {
     private func handleRefunds(_ recordIDs: [UInt64]) {
         let fresh = state.withLock { state in recordIDs.filter { state.announcedRevocations.insert($0).inserted } }
         for id in fresh {
+            if let result = transactionResult(id) { announce(result) }
+        }
+    }
+
+    /// Tells each reversed refund: the same transaction again, without its revocation date. A later refund of it is
+    /// told again.
+    private func handleReversals(_ recordIDs: [UInt64]) {
+        state.withLock { state in
+            for id in recordIDs { state.announcedRevocations.remove(id) }
+        }
+        for id in recordIDs {
             if let result = transactionResult(id) { announce(result) }
         }
     }

@@ -106,6 +106,9 @@
             case ("POST", "refund"):
                 let reason = TransactionRecord.RevocationReason(rawValue: body["reason"] as? Int ?? 0) ?? .other
                 _ = try driver.perform { store throws(StoreSimulatorError) in try store.refund(id, reason: reason) }
+            case ("POST", "refund-reverse"):
+                _ = try driver.perform { store throws(StoreSimulatorError) in try store.reverseRefund(transactionID: id)
+                }
             case ("POST", "refund-request"):
                 guard let record = store.transaction(id), record.state == .purchased else {
                     throw StoreSimulatorError(.unknownTransaction, "no purchased transaction has identifier \(id)")

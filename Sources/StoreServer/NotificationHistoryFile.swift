@@ -2,14 +2,18 @@
     import Foundation
 
     /// The notification history kept across restarts: a JSON Lines file where each line is a ``NotificationRecord`` as
-    /// it stands after a change (the last line of a notification wins). Rewritten compactly when opened.
+    /// it stands after a change (the last line of a notification wins). Rewritten compactly when opened, without the
+    /// records `keep` turns down, and by ``rewrite(_:)``.
     final class NotificationHistoryFile: @unchecked Sendable {
         // @unchecked: used only under NotificationSender's mutex.
         let path: String
-        private let handle: FileHandle
+        private var handle: FileHandle
 
-        /// Opens the file (creating it) and returns it with the records it holds, in the order they were made.
-        static func open(path: String) throws(StoreServerError) -> (NotificationHistoryFile, [NotificationRecord]) {
+        /// Opens the file (creating it) and returns it with the records it holds that `keep` accepts, in the order they
+        /// were made.
+        static func open(path: String, keep: (NotificationRecord) -> Bool) throws(StoreServerError) -> (
+            NotificationHistoryFile, [NotificationRecord]
+        ) {
             var records: [NotificationRecord] = []
             var index: [String: Int] = [:]
             if FileManager.default.fileExists(atPath: path) {
@@ -35,6 +39,16 @@
                     }
                 }
             }
+            records.removeAll { !keep($0) }
+            let handle = try writeCompactly(records, to: path)
+            return (NotificationHistoryFile(path: path, handle: handle), records)
+        }
+
+        /// Replaces the file's contents with one line per record, through a temporary file renamed into place, so a
+        /// crash leaves either the old file or the new one; returns a handle writing at its end.
+        private static func writeCompactly(_ records: [NotificationRecord], to path: String) throws(StoreServerError)
+            -> FileHandle
+        {
             let temporary = path + ".tmp"
             var compact = Data()
             for record in records { compact.append(Self.line(record)) }
@@ -44,7 +58,14 @@
                 throw StoreServerError(.notificationStateFailed, "cannot write the notification history \(path)")
             }
             handle.seekToEndOfFile()
-            return (NotificationHistoryFile(path: path, handle: handle), records)
+            return handle
+        }
+
+        /// Rewrites the file to hold exactly `records` (dropping the notifications no longer kept).
+        func rewrite(_ records: [NotificationRecord]) throws(StoreServerError) {
+            let replacement = try Self.writeCompactly(records, to: path)
+            try? handle.close()
+            handle = replacement
         }
 
         private init(path: String, handle: FileHandle) {

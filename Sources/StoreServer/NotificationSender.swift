@@ -14,9 +14,16 @@
     /// attempts in all): a retry happens when the store's clock reaches it, and is recorded at the time it was due. With
     /// a history file, nothing is lost across a restart: notifications never attempted are sent when the server starts
     /// again, and retries stay scheduled.
+    ///
+    /// Notifications are kept for ``historyWindow`` (Apple keeps Get Notification History for 180 days) on the store's
+    /// clock, from their first attempt (when they were made, for one never sent because there is no URL): once the
+    /// clock passes that, they are dropped from memory and from the history file. One being delivered or with a retry
+    /// still due is kept until those attempts are made (each dated when it was due); then its first attempt counts.
     public final class NotificationSender: Sendable {
         /// The hours between attempts.
         public static let retryHours: [Int64] = [1, 12, 24, 48, 72]
+        /// How long a notification is kept, in milliseconds of store time: 180 days.
+        public static let historyWindow: Int64 = 180 * 86_400_000
 
         /// Where notifications go; nil sends nothing.
         public let url: URL?
@@ -35,6 +42,10 @@
             var failure: StoreServerError?
             /// Set by stop(): no request is started after it (URLSession traps on a task of an invalidated session).
             var stopped = false
+            /// Notifications queued for an attempt and not yet back from it.
+            var inFlight: Set<String> = []
+            /// Records dropped from memory since the history file was last rewritten without them.
+            var droppedSinceRewrite = 0
         }
 
         /// Creates a sender; with `historyPath`, the history is read from and kept in that file.
@@ -52,13 +63,18 @@
             session = URLSession(configuration: configuration)
             var initial = State()
             if let historyPath {
-                let (file, records) = try NotificationHistoryFile.open(path: historyPath)
+                let cutoff = JWSDate(now()).millisecondsSince1970 - Self.historyWindow
+                let sends = url != nil
+                let (file, records) = try NotificationHistoryFile.open(path: historyPath) { record in
+                    !Self.isExpired(record, cutoff: cutoff, sends: sends)
+                }
                 initial.file = file
                 initial.records = records
                 for (position, record) in records.enumerated() { initial.index[record.notificationUUID] = position }
             }
             let unsent = url == nil ? [] : initial.records.filter(\.attempts.isEmpty).map(\.notificationUUID)
             initial.pending = unsent.count
+            initial.inFlight = Set(unsent)
             state = Mutex(initial)
             let (stream, continuation) = AsyncStream<String>.makeStream()
             work = continuation
@@ -122,13 +138,15 @@
                 Self.persist(record, in: &state)
                 guard url != nil else { return false }
                 state.pending += 1
+                state.inFlight.insert(record.notificationUUID)
                 return true
             }
             if queued { work.yield(record.notificationUUID) }
             return record
         }
 
-        /// Queues the retries the store's clock has reached.
+        /// Queues the retries the store's clock has reached, then drops the notifications it took past the history
+        /// window.
         func queueDueRetries() {
             let nowMilliseconds = JWSDate(now()).millisecondsSince1970
             let due = state.withLock { state -> [String] in
@@ -139,9 +157,49 @@
                     due.append(state.records[position].notificationUUID)
                 }
                 state.pending += due.count
+                state.inFlight.formUnion(due)
+                dropExpired(in: &state, now: nowMilliseconds)
                 return due
             }
             for uuid in due { work.yield(uuid) }
+        }
+
+        /// Whether a record is past the history window (`cutoff`: the store's time less the window): its first attempt
+        /// (its creation, when the sender sends nothing) is older, and it has no attempt still to come.
+        static func isExpired(_ record: NotificationRecord, cutoff: Int64, sends: Bool) -> Bool {
+            guard record.nextAttemptDate == nil else { return false }
+            guard let first = record.attempts.first else { return !sends && record.signedDate < cutoff }
+            return first.attemptDate < cutoff
+        }
+
+        /// Drops the records past the history window, oldest first: a run from the start of the history, so it costs
+        /// nothing while the oldest is within the window (records are made in store order, and each is first attempted
+        /// when it was made). Stops at one still in flight or with a retry due; it goes once its attempts are over. The
+        /// history file is rewritten without the dropped records once they make up a quarter of what is kept (and they
+        /// are left out whenever it is opened), so that rewriting costs a bounded amount per record dropped.
+        private func dropExpired(in state: inout State, now: Int64) {
+            let cutoff = now - Self.historyWindow
+            let sends = url != nil
+            var count = 0
+            while count < state.records.count {
+                let record = state.records[count]
+                guard !state.inFlight.contains(record.notificationUUID),
+                    Self.isExpired(record, cutoff: cutoff, sends: sends)
+                else { break }
+                count += 1
+            }
+            guard count > 0 else { return }
+            state.records.removeFirst(count)
+            state.index = [:]
+            for (position, record) in state.records.enumerated() { state.index[record.notificationUUID] = position }
+            state.droppedSinceRewrite += count
+            guard let file = state.file, state.droppedSinceRewrite * 4 >= state.records.count else { return }
+            do throws(StoreServerError) {
+                try file.rewrite(state.records)
+                state.droppedSinceRewrite = 0
+            } catch {
+                if state.failure == nil { state.failure = error }
+            }
         }
 
         /// The record of a notification.
@@ -155,7 +213,7 @@
         }
 
         private func deliver(_ uuid: String) async {
-            defer { finishOne() }
+            defer { finishOne(uuid) }
             guard let url, let record = record(uuid) else { return }
             var attemptDate =
                 record.attempts.last.map { last in
@@ -191,8 +249,11 @@
             }
         }
 
-        private func finishOne() {
+        private func finishOne(_ uuid: String) {
+            let nowMilliseconds = JWSDate(now()).millisecondsSince1970
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.inFlight.remove(uuid)
+                dropExpired(in: &state, now: nowMilliseconds)
                 state.pending -= 1
                 guard state.pending == 0 else { return [] }
                 defer { state.waiters = [] }

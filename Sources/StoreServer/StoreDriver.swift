@@ -123,6 +123,8 @@
                 }
             case .refunded:
                 return make("REFUND", status: change.subscription == nil ? nil : 5)
+            case .refundReversed:
+                return make("REFUND_REVERSED")
             case .autoRenewChanged(let enabled):
                 return make("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
             case .priceIncreaseRequested:

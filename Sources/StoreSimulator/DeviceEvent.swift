@@ -18,6 +18,9 @@ public enum DeviceEvent: Sendable, Hashable {
     /// refunded them. Every refund is told, a consumable's or an earlier subscription period's included, whether or
     /// not it also revoked an entitlement (``entitlementsRevoked(_:)``). StoreKit 1 has no callback for it.
     case refunded([UInt64])
+    /// Refunds of these transactions of the account were reversed (``SimulatedStore/reverseRefund(transactionID:)``):
+    /// the records, by identifier, purchased again without a cancellation date. StoreKit 1 has no callback for it.
+    case refundReversed([UInt64])
     /// Another device of the account bought these: purchased transactions that the device keeps in
     /// ``DeviceConnection/otherDevicePurchases`` until a front end finishes them. They are not unfinished
     /// transactions of the device's queue, so StoreKit 1 does not see them (as on iOS, where a purchase on another

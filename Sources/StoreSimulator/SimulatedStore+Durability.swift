@@ -172,6 +172,10 @@ extension SimulatedStore {
             showPriceConsent(account: account)
         case .setHistoryRetention(let retention):
             historyRetention = retention
+        case .extendRenewalDate(let originalID, let interval):
+            _ = try? extendRenewalDate(originalID: originalID, by: interval)
+        case .reverseRefund(let id):
+            _ = try? reverseRefund(transactionID: id)
         }
     }
 }

@@ -7,26 +7,24 @@ extension SimulatedStore {
     /// Renewal Date does: the current period (its latest transaction's expiration date) ends `interval` later, at no
     /// charge, and renewals go on from the new date.
     ///
-    /// Only in-memory stores: a durable store's journal has no entry for it yet, and refuses with `invalidAction`
-    /// rather than apply a change it could not replay.
+    /// A durable store records the extension in its journal, so a store reopened from the file has the new renewal
+    /// date.
     ///
     /// - Parameters:
     ///   - originalID: The subscription's original transaction.
     ///   - interval: How much later, positive.
     /// - Returns: The subscription as it stands after the extension.
     /// - Throws: `unknownTransaction`, `noSubscription` when no running subscription has that original transaction,
-    ///   `invalidAction` when it is not active (grace period, billing retry) or the store is durable.
+    ///   `invalidAction` when it is not active (grace period, billing retry) or `interval` is not positive.
     @discardableResult
     public func extendRenewalDate(originalID: UInt64, by interval: TimeInterval) throws(StoreSimulatorError)
         -> SubscriptionState
     {
-        guard journal == nil else {
-            throw StoreSimulatorError(
-                .invalidAction, "renewal-date extensions are not recorded in state files; use an in-memory store")
-        }
         guard interval > 0, interval.isFinite else {
             throw StoreSimulatorError(.invalidAction, "an extension must move the renewal date later")
         }
+        journal?.begin(.extendRenewalDate(originalID: originalID, by: interval))
+        defer { journal?.end() }
         let now = clock.now
         let extended = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
             guard state.records[originalID] != nil else { throw Self.unknownTransaction(originalID) }

@@ -53,6 +53,10 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case expired(SubscriptionEvent.ExpirationReason)
         /// A purchased transaction was refunded: the transaction carries its revocation date and reason.
         case refunded(TransactionRecord.RevocationReason)
+        /// The refund of a transaction was reversed (``SimulatedStore/reverseRefund(transactionID:)``): the transaction
+        /// is a plain purchase again, without a revocation date or reason; the subscription, when its current period
+        /// was the one refunded, has it back.
+        case refundReversed
         /// Auto-renew was turned on or off.
         case autoRenewChanged(enabled: Bool)
         /// A price increase was announced and waits for the customer's consent.
@@ -106,6 +110,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .billingRecovered: "billingRecovered"
         case .expired(let reason): "expired(\(reason.rawValue))"
         case .refunded(let reason): "refunded(\(reason))"
+        case .refundReversed: "refundReversed"
         case .autoRenewChanged(let enabled): enabled ? "autoRenewEnabled" : "autoRenewDisabled"
         case .priceIncreaseRequested: "priceIncreaseRequested"
         case .priceIncreaseConsented: "priceIncreaseConsented"

@@ -63,6 +63,10 @@ enum StoreCommand: Sendable {
     case showPriceConsent(account: String)
     /// ``SimulatedStore/historyRetention`` set.
     case setHistoryRetention(HistoryRetention)
+    /// ``SimulatedStore/extendRenewalDate(originalID:by:)``.
+    case extendRenewalDate(originalID: UInt64, by: TimeInterval)
+    /// ``SimulatedStore/reverseRefund(transactionID:)``.
+    case reverseRefund(UInt64)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -93,6 +97,8 @@ enum StoreCommand: Sendable {
         case updateAccountSettings = 25
         case showPriceConsent = 26
         case setHistoryRetention = 27
+        case extendRenewalDate = 28
+        case reverseRefund = 29
     }
 
     // MARK: Encoding
@@ -186,6 +192,11 @@ enum StoreCommand: Sendable {
         case .setHistoryRetention(let retention):
             writer.header(.setHistoryRetention, time)
             writer.byte(retention == .all ? 0 : 1)
+        case .extendRenewalDate(let originalID, let interval):
+            writer.identified(.extendRenewalDate, time, originalID)
+            writer.double(interval)
+        case .reverseRefund(let id):
+            writer.identified(.reverseRefund, time, id)
         }
     }
 
@@ -295,6 +306,17 @@ enum StoreCommand: Sendable {
             case 1: command = .setHistoryRetention(.receiptOnly)
             case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
             }
+        case .extendRenewalDate:
+            let originalID = try reader.uint64("the original transaction")
+            let start = reader.offset
+            let interval = try reader.double("the extension")
+            guard interval > 0, interval.isFinite else {
+                throw JournalReader.Failure(
+                    offset: start, message: "the extension \(interval) s is not a positive time")
+            }
+            command = .extendRenewalDate(originalID: originalID, by: interval)
+        case .reverseRefund:
+            command = .reverseRefund(try reader.uint64("the transaction"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
