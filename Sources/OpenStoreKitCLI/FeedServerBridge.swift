@@ -5,6 +5,7 @@
     import ReceiptKit
     import StoreServer
     import StoreSimulator
+    import Synchronization
 
     /// The server of `openstorekit run FEED --serve`: serves the feed's store with ``StoreServer/StoreServer`` and
     /// hands the feed the notifications it sent, as the built-in receiver got them (without `--notifications-url`)
@@ -17,6 +18,8 @@
         private(set) var receiver: NotificationReceiver?
         /// Checks what the sender's history holds when notifications go to `--notifications-url`.
         private var checker: NotificationReceiver?
+        /// What the sender made, kept past its history window, when notifications go to `--notifications-url`.
+        private let sent = SentNotifications()
         private var finished = false
 
         init(configuration: StoreServerConfiguration, keepServing: Bool, output: CommandLineTool.Output) {
@@ -44,6 +47,12 @@
                 }
                 let server = try StoreServer(store: store, configuration: configuration)
                 self.server = server
+                if checker != nil {
+                    // The sender drops notifications 180 days of store time after their first attempt, as Apple's
+                    // history does; the feed's expectations still see them, as they stood after their attempts.
+                    let sent = self.sent
+                    server.notifications.observeAttempts { record in sent.capture([record]) }
+                }
                 output.out(server.baseURL.absoluteString + "\n")
                 if !configuration.http.isLoopback {
                     output.err(
@@ -79,7 +88,8 @@
                     return Self.feedNotification(notification, accepted: notification.verificationFailure == nil)
                 }
             }
-            return sender.records.map { record in
+            sent.capture(sender.records)
+            return sent.all.map { record in
                 let read = checker?.read(signedPayload: record.signedPayload) ?? ReceivedNotification(type: "")
                 var notification = Self.feedNotification(read, accepted: record.isDelivered)
                 notification.type = record.notificationType
@@ -111,6 +121,27 @@
                 originalTransactionID: read.originalTransactionID, productID: read.productID, status: read.status,
                 signedDate: read.signedDate, verificationFailure: read.verificationFailure, accepted: accepted,
                 attempts: accepted ? ["SUCCESS"] : [])
+        }
+    }
+
+    /// Every notification a sender made, in the order it made them, each as it last stood in the sender's history.
+    private final class SentNotifications: Sendable {
+        private let entries = Mutex<(order: [String], records: [String: NotificationRecord])>(([], [:]))
+
+        /// Takes in the sender's records: new ones after those known, known ones as they stand now.
+        func capture(_ records: [NotificationRecord]) {
+            entries.withLock { entries in
+                for record in records {
+                    if entries.records.updateValue(record, forKey: record.notificationUUID) == nil {
+                        entries.order.append(record.notificationUUID)
+                    }
+                }
+            }
+        }
+
+        /// Every record taken in, oldest first.
+        var all: [NotificationRecord] {
+            entries.withLock { entries in entries.order.compactMap { entries.records[$0] } }
         }
     }
 #endif

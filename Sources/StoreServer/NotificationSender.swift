@@ -42,6 +42,8 @@
             var failure: StoreServerError?
             /// Set by stop(): no request is started after it (URLSession traps on a task of an invalidated session).
             var stopped = false
+            /// Told after each delivery that made attempts (observeAttempts(_:)).
+            var attemptObservers: [@Sendable (NotificationRecord) -> Void] = []
             /// Notifications queued for an attempt and not yet back from it.
             var inFlight: Set<String> = []
             /// Records dropped from memory since the history file was last rewritten without them.
@@ -233,12 +235,12 @@
             }
             let final = attempts
             let due = attemptDate
-            state.withLock { state in
-                guard let position = state.index[uuid] else { return }
+            let attempted = state.withLock { state -> (NotificationRecord, [@Sendable (NotificationRecord) -> Void])? in
+                guard let position = state.index[uuid] else { return nil }
                 guard final.count > record.attempts.count else {
                     // Nothing was attempted: a retry stays due when it was.
                     if !record.attempts.isEmpty { state.records[position].nextAttemptDate = due }
-                    return
+                    return nil
                 }
                 state.records[position].attempts = final
                 let last = final[final.count - 1]
@@ -246,7 +248,19 @@
                     last.sendAttemptResult == "SUCCESS" || final.count > Self.retryHours.count
                     ? nil : last.attemptDate + Self.retryHours[final.count - 1] * 3_600_000
                 Self.persist(state.records[position], in: &state)
+                return (state.records[position], state.attemptObservers)
             }
+            if let (record, observers) = attempted {
+                for observer in observers { observer(record) }
+            }
+        }
+
+        /// Calls `observer` after every delivery that made attempts, with the notification's record as it then stands
+        /// (its attempts so far), in the order the deliveries end (the order the notifications were made, retries
+        /// later), on the sender's task. A record leaves ``records`` once past the history window; what an observer
+        /// was handed stays its own.
+        public func observeAttempts(_ observer: @escaping @Sendable (NotificationRecord) -> Void) {
+            state.withLock { $0.attemptObservers.append(observer) }
         }
 
         private func finishOne(_ uuid: String) {

@@ -121,6 +121,28 @@ import Testing
             #expect(received.allSatisfy { $0.verificationFailure == nil })
         }
 
+        @Test func notificationsPastTheHistoryWindowAreStillExpectedInOrder() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let receiver = try NotificationReceiver(
+                root: .openStoreKitJWSTestRoot, bundleID: "com.example.app", environment: .sandbox)
+            defer { receiver.stop() }
+            let feed = try Self.feed(
+                """
+                buy com.example.pro as pro
+                advance 200d
+                buy com.example.coins100
+                advance 200d
+                expect notification ONE_TIME_CHARGE for pro
+                expect notification ONE_TIME_CHARGE product com.example.coins100
+                expect no notification
+                """, in: directory)
+            let run = await Self.run([
+                "run", feed, "--serve", "--port", "0", "--notifications-url", receiver.url.absoluteString,
+            ])
+            #expect(run.code == 0, "\(run.err)")
+        }
+
         @Test func aNotificationTheReceiverNeverGotFailsItsExpectationWithTheAttempts() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }

@@ -4,6 +4,7 @@
     import StoreModels
     import StoreServer
     import StoreSimulator
+    import Synchronization
     import TestSupport
     import Testing
 
@@ -18,6 +19,8 @@
             defer { receiver.stop() }
             let fixture = try ServerFixture(notificationsURL: receiver.url)
             defer { fixture.server.stop() }
+            let attempted = Attempted()
+            fixture.server.notifications.observeAttempts { record in attempted.records.withLock { $0.append(record) } }
             let record = try fixture.server.perform { store throws(StoreSimulatorError) in
                 try store.buyProduct("com.example.premium.monthly", account: "alice")
             }
@@ -34,6 +37,14 @@
             #expect(received.last?.transactionID != record.id)
             #expect(received.allSatisfy { $0.productID == "com.example.premium.monthly" && $0.status == 1 })
             #expect(fixture.server.notifications.records.allSatisfy { $0.isDelivered })
+            let told = attempted.records.withLock { $0 }
+            #expect(told.map(\.notificationType) == ["SUBSCRIBED", "DID_RENEW"])
+            #expect(told.allSatisfy { $0.attempts.map(\.sendAttemptResult) == ["SUCCESS"] })
+        }
+
+        /// The records a sender's attempt observer was told of.
+        final class Attempted: Sendable {
+            let records = Mutex<[NotificationRecord]>([])
         }
 
         @Test func refusesANotificationForAnotherAppWith400AndSaysWhy() async throws {
