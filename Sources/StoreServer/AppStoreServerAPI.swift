@@ -40,8 +40,7 @@
         }
 
         private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(
-                String.init)
+            let parts = APIRequest.segments(of: request.path).dropFirst()
             // parts[0] == "inApps"
             let route = Array(parts.dropFirst())
             switch (request.method, route.count) {
@@ -102,9 +101,8 @@
 
         private func transactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
             let record = try record(of: text)
-            var body = JSONObjectWriter()
-            body.add("signedTransactionInfo", .string(try signed.transaction(record.id)))
-            return .json(200, Array(body.jsonString.utf8))
+            return .json(
+                200, APIRequest.object(key: "signedTransactionInfo", string: try signed.transaction(record.id)))
         }
 
         // MARK: Get App Transaction Info

@@ -58,7 +58,7 @@
             guard let authorization, authorization.hasPrefix("Bearer ") else {
                 return .unauthorized("no Authorization: Bearer header")
             }
-            let token = authorization.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces)
+            let token = Self.token(in: authorization.dropFirst("Bearer ".count))
             guard token.utf8.count <= 8192 else { return .unauthorized("the token is longer than 8192 bytes") }
             if let exp = accepted.exp(of: token) {
                 guard exp > now().timeIntervalSince1970 else {
@@ -106,6 +106,21 @@
             guard bid == bundleID else { return .refused(.appNotFound) }
             accepted.remember(token, exp: exp, limit: Self.acceptedLimit)
             return .authorized
+        }
+
+        /// The token of an `Authorization` value after `Bearer `, without the whitespace around it.
+        ///
+        /// A token starts and ends with a printable ASCII character, which no trimming removes: then it is taken as it
+        /// is, without Foundation's `trimmingCharacters(in:)`, which goes through UTF-16 and costs more than the rest
+        /// of a check of a token seen before. Otherwise Foundation trims it as before.
+        static func token(in value: Substring) -> String {
+            let printable: ClosedRange<UInt8> = 0x21...0x7E
+            if let first = value.utf8.first, let last = value.utf8.last, printable.contains(first),
+                printable.contains(last)
+            {
+                return String(value)
+            }
+            return value.trimmingCharacters(in: .whitespaces)
         }
 
         /// The claims Apple reads.

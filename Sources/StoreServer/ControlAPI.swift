@@ -110,19 +110,15 @@
                 _ = try driver.perform { store throws(StoreSimulatorError) in try store.reverseRefund(transactionID: id)
                 }
             case ("POST", "refund-request"):
-                guard let record = store.transaction(id), record.state == .purchased else {
-                    throw StoreSimulatorError(.unknownTransaction, "no purchased transaction has identifier \(id)")
+                let raw = body["reason"] as? String ?? RefundRequestReason.unsatisfiedWithPurchase.rawValue
+                guard let reason = RefundRequestReason(rawValue: raw) else {
+                    throw ControlError(
+                        "reason is one of "
+                            + RefundRequestReason.allCases.map(\.rawValue).joined(separator: ", "))
                 }
-                driver.announce(
-                    PendingNotification(
-                        type: "CONSUMPTION_REQUEST", transactionID: id, originalID: record.originalID,
-                        consumptionRequestReason: body["reason"] as? String ?? "UNSATISFIED_WITH_PURCHASE"))
+                try driver.perform { store throws(StoreSimulatorError) in try store.requestRefund(id, reason: reason) }
             case ("POST", "refund-decline"):
-                guard let record = store.transaction(id), record.state == .purchased else {
-                    throw StoreSimulatorError(.unknownTransaction, "no purchased transaction has identifier \(id)")
-                }
-                driver.announce(
-                    PendingNotification(type: "REFUND_DECLINED", transactionID: id, originalID: record.originalID))
+                try driver.perform { store throws(StoreSimulatorError) in try store.declineRefund(id) }
             case ("POST", "auto-renew"):
                 guard let enabled = body["enabled"] as? Bool else {
                     throw ControlError("enabled (true or false) is required")

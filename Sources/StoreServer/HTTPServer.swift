@@ -125,9 +125,12 @@
             // First call: the headers are in.
             let headers = pairs(of: connection, kind: .HEADER_KIND)
             var headerMap: [String: String] = [:]
+            headerMap.reserveCapacity(headers.count)
             for (name, value) in headers { headerMap[name.lowercased()] = value }
+            let arguments = pairs(of: connection, kind: .GET_ARGUMENT_KIND)
             var query: [String: [String]] = [:]
-            for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) {
+            query.reserveCapacity(arguments.count)
+            for (name, value) in arguments {
                 query[name, default: []].append(value)
             }
             let request = HTTPRequest(

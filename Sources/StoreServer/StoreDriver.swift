@@ -67,16 +67,6 @@
             }
         }
 
-        /// Sends a notification the store cannot tell of by itself (a refund request, a declined refund, a test), after
-        /// what the store has to tell.
-        func announce(_ notification: PendingNotification) {
-            state.withLock { _ in
-                store.runUntilIdle()
-                send(notification, change: nil)
-                notifications.queueDueRetries()
-            }
-        }
-
         /// Sends the notification a change calls for, if any; on the store's lane.
         private func notify(_ change: StoreChange) {
             guard let notification = Self.notification(for: change) else { return }
@@ -102,6 +92,12 @@
                 return make("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
             case .renewalProductChanged(let productID):
                 return make("DID_CHANGE_RENEWAL_PREF", productID == change.subscription?.productID ? nil : "DOWNGRADE")
+            case .offerRedeemed(_, let productChange):
+                switch productChange {
+                case .sameProduct: return make("OFFER_REDEEMED")
+                case .upgrade: return make("OFFER_REDEEMED", "UPGRADE")
+                case .downgrade: return make("OFFER_REDEEMED", "DOWNGRADE")
+                }
             case .renewed:
                 return make("DID_RENEW")
             case .billingRecovered:
@@ -125,6 +121,12 @@
                 return make("REFUND", status: change.subscription == nil ? nil : 5)
             case .refundReversed:
                 return make("REFUND_REVERSED")
+            case .refundRequested(let reason):
+                var notification = make("CONSUMPTION_REQUEST", status: nil)
+                notification.consumptionRequestReason = reason.rawValue
+                return notification
+            case .refundDeclined:
+                return make("REFUND_DECLINED", status: nil)
             case .autoRenewChanged(let enabled):
                 return make("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
             case .priceIncreaseRequested:
@@ -223,13 +225,22 @@
                     accounts.insert(record.account)
                 }
                 for account in accounts.sorted() {
+                    // Subscribers in a grace period or billing retry are not extended: each is a failure, told as
+                    // RENEWAL_EXTENSION/FAILURE, as is any subscription the store refuses to extend.
                     for subscription in store.subscriptions(of: account)
-                    where subscription.productID == productID && subscription.phase == .active {
+                    where subscription.productID == productID && subscription.phase != .expired {
                         do {
+                            guard subscription.phase == .active else { throw APIError.subscriptionExtensionIneligible }
                             _ = try extend(originalID: subscription.originalID, days: days)
                             succeeded += 1
                         } catch {
                             failed += 1
+                            send(
+                                PendingNotification(
+                                    type: "RENEWAL_EXTENSION", subtype: "FAILURE",
+                                    transactionID: subscription.latestRecordID, originalID: subscription.originalID,
+                                    status: Self.status(subscription)),
+                                change: nil)
                         }
                     }
                 }

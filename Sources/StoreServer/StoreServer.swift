@@ -16,9 +16,12 @@
     /// server.stop()
     /// ```
     ///
-    /// The server changes its store only through its control API (or ``perform(_:)``), one change at a time, and runs
-    /// the store's lane after each, so the store should run on a `.manual` lane. Every date it reads or writes is on the
-    /// store's clock.
+    /// The server observes its store's change feed (``StoreSimulator/SimulatedStore/addChangeObserver(_:)``): every
+    /// change the store applies is notified, whoever made it (the control API, ``perform(_:)``, a device connected to
+    /// the store, a test moving its clock or refunding), in store order, signed as it stood at the change. The feed is
+    /// told on the store's lane: the server runs the lane after each change it makes itself, one at a time, so the store
+    /// should run on a `.manual` lane, and a test that changes the store directly runs it (`runUntilIdle()`) as it does
+    /// for a device's callbacks. Every date it reads or writes is on the store's clock.
     public final class StoreServer: Sendable {
         /// The store served.
         public let store: SimulatedStore
@@ -89,8 +92,9 @@
             return URL(string: "http://\(shown):\(http.port)")!
         }
 
-        /// Changes the store as the control API does (one change at a time, the lane run after it) and sends the
-        /// notifications the change calls for.
+        /// Changes the store as the control API does (one change at a time, the lane run after it, so the change's
+        /// notifications are made when it returns). A change made on the store directly is notified the same way once
+        /// its lane runs.
         public func perform<T>(_ change: (SimulatedStore) throws(StoreSimulatorError) -> T) throws(StoreSimulatorError)
             -> T
         {

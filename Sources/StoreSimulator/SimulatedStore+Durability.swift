@@ -176,6 +176,10 @@ extension SimulatedStore {
             _ = try? extendRenewalDate(originalID: originalID, by: interval)
         case .reverseRefund(let id):
             _ = try? reverseRefund(transactionID: id)
+        case .requestRefund(let id, let reason):
+            try? requestRefund(id, reason: reason)
+        case .declineRefund(let id):
+            try? declineRefund(id)
         }
     }
 }

@@ -422,6 +422,13 @@ extension StoreState {
         }
     }
 
+    /// Puts a promotional offer redeemed on a running subscription in effect from its next renewal (for the product it
+    /// renews to), as the App Store does for an offer on an active subscription.
+    static func redeem(_ offer: ProductOffer, atNextRenewalOf subscription: inout SubscriptionState) {
+        subscription.offer = offer
+        subscription.offerPeriodsLeft = offer.paymentMode == .payAsYouGo ? offer.numberOfPeriods : 1
+    }
+
     /// Whether two subscription periods last the same time (`P1W` and `P7D`, `P1Y` and `P12M`).
     static func lastSameTime(_ one: SubscriptionPeriod, _ other: SubscriptionPeriod) -> Bool {
         func normalized(_ period: SubscriptionPeriod) -> (Int, Bool) {
@@ -474,9 +481,15 @@ extension StoreState {
                 if running.productID == product.id {
                     let reverts = running.renewalProductID != product.id
                     running.renewalProductID = product.id
+                    if let promotional { Self.redeem(promotional, atNextRenewalOf: &running) }
                     subscriptions[key] = running
                     records[recordID] = nil
-                    if reverts { report(.renewalProductChanged(toProductID: product.id), at: now, of: running) }
+                    if let promotional {
+                        report(
+                            .offerRedeemed(offerID: promotional.identifier ?? "", .sameProduct), at: now, of: running)
+                    } else if reverts {
+                        report(.renewalProductChanged(toProductID: product.id), at: now, of: running)
+                    }
                     return running.latestRecordID
                 }
                 let current = configuration.catalog.product(running.productID)?.subscription
@@ -488,9 +501,15 @@ extension StoreState {
                 guard isImmediate else {
                     let changes = running.renewalProductID != product.id
                     running.renewalProductID = product.id
+                    if let promotional { Self.redeem(promotional, atNextRenewalOf: &running) }
                     subscriptions[key] = running
                     records[recordID] = nil
-                    if changes { report(.renewalProductChanged(toProductID: product.id), at: now, of: running) }
+                    if let promotional {
+                        report(
+                            .offerRedeemed(offerID: promotional.identifier ?? "", .downgrade), at: now, of: running)
+                    } else if changes {
+                        report(.renewalProductChanged(toProductID: product.id), at: now, of: running)
+                    }
                     return running.latestRecordID
                 }
                 records[running.latestRecordID]?.isUpgraded = true
@@ -528,8 +547,14 @@ extension StoreState {
             }
             subscriptions[key] = subscription
             records[recordID] = record
-            let kind: StoreChange.Kind =
-                replaced.map { .upgraded(fromProductID: $0) } ?? .subscribed(resubscribed: previous != nil)
+            let kind: StoreChange.Kind
+            if let replaced {
+                kind =
+                    promotional.map { .offerRedeemed(offerID: $0.identifier ?? "", .upgrade) }
+                    ?? .upgraded(fromProductID: replaced)
+            } else {
+                kind = .subscribed(resubscribed: previous != nil)
+            }
             report(kind, at: now, of: subscription)
             return recordID
         }

@@ -73,4 +73,45 @@ extension SimulatedStore {
         tellChanges()
         return record
     }
+
+    /// The customer asks for a refund of a purchased transaction, as from the App Store's Report a Problem page: the
+    /// change observers hear it (the App Store server sends `CONSUMPTION_REQUEST`); nothing else changes until the App
+    /// Store decides, with ``refund(_:reason:)`` or ``declineRefund(_:)``. The store does not keep the request.
+    ///
+    /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
+    ///   refunded.
+    public func requestRefund(_ id: UInt64, reason: RefundRequestReason = .unsatisfiedWithPurchase)
+        throws(StoreSimulatorError)
+    {
+        journal?.begin(.requestRefund(id, reason: reason))
+        defer { journal?.end() }
+        try reportRefundDecision(.refundRequested(reason), of: id)
+    }
+
+    /// The App Store declines a refund the customer asked for: the transaction stays purchased, and the change
+    /// observers hear it (the App Store server sends `REFUND_DECLINED`).
+    ///
+    /// - Throws: as ``requestRefund(_:reason:)``.
+    public func declineRefund(_ id: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.declineRefund(id))
+        defer { journal?.end() }
+        try reportRefundDecision(.refundDeclined, of: id)
+    }
+
+    private func reportRefundDecision(_ kind: StoreChange.Kind, of id: UInt64) throws(StoreSimulatorError) {
+        let now = clock.now
+        try state.withLock { state throws(StoreSimulatorError) in
+            guard let record = state.records[id] else { throw Self.unknownTransaction(id) }
+            guard record.state == .purchased, record.cancellationDate == nil else {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "transaction \(id) is \(record.cancellationDate == nil ? record.state.name : "refunded"); a refund "
+                        + "can be asked for or declined only for a purchased transaction not yet refunded")
+            }
+            guard state.changes.isObserved else { return }
+            let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }
+            state.report(kind, at: now, transactionID: id, subscription: subscription)
+        }
+        tellChanges()
+    }
 }

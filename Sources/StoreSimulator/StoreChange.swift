@@ -13,7 +13,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
     /// How a purchase of a subscription stands to the subscription the account had in the group.
     public enum ProductChange: Sendable, Hashable {
         /// The same product: nothing changes but the offer.
-        case none
+        case sameProduct
         /// A higher level, or the same level with a period of the same duration: in effect at once.
         case upgrade
         /// A lower level, or the same level with a period of another duration: in effect at the next renewal.
@@ -37,6 +37,11 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         /// of another duration, bought to take effect at the next renewal), or back to the current product (the
         /// pending change cancelled, when ``StoreChange/subscription``'s product is `toProductID`).
         case renewalProductChanged(toProductID: String)
+        /// A promotional offer was redeemed while the group's subscription was active: for the same product
+        /// (`.sameProduct`: the offer applies from the next renewal), to upgrade (`.upgrade`: the transaction is the new
+        /// period, in the offer, at once) or to downgrade (`.downgrade`: the offer applies with the lower product from
+        /// the next renewal). An offer redeemed after the subscription expired is ``subscribed(resubscribed:)``.
+        case offerRedeemed(offerID: String, ProductChange)
         /// The subscription renewed by itself: the transaction is the new period.
         case renewed
         /// A renewal failed with a billing issue and billing retry began; with `gracePeriod`, in a billing grace
@@ -57,6 +62,11 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         /// is a plain purchase again, without a revocation date or reason; the subscription, when its current period
         /// was the one refunded, has it back.
         case refundReversed
+        /// The customer asked for a refund of a purchased transaction, for the reason given; the App Store decides
+        /// later (``SimulatedStore/refund(_:reason:)`` or ``SimulatedStore/declineRefund(_:)``).
+        case refundRequested(RefundRequestReason)
+        /// The App Store declined a refund the customer asked for: the transaction stays purchased.
+        case refundDeclined
         /// Auto-renew was turned on or off.
         case autoRenewChanged(enabled: Bool)
         /// A price increase was announced and waits for the customer's consent.
@@ -103,6 +113,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .subscribed(let resubscribed): resubscribed ? "resubscribed" : "subscribed"
         case .upgraded(let from): "upgraded(from: \(from))"
         case .renewalProductChanged(let to): "renewalProductChanged(to: \(to))"
+        case .offerRedeemed(let offerID, let change): "offerRedeemed(\(offerID), \(change))"
         case .renewed: "renewed"
         case .renewalFailed(let grace): grace ? "renewalFailed(gracePeriod)" : "renewalFailed"
         case .gracePeriodEnded: "gracePeriodEnded"
@@ -111,6 +122,8 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .expired(let reason): "expired(\(reason.rawValue))"
         case .refunded(let reason): "refunded(\(reason))"
         case .refundReversed: "refundReversed"
+        case .refundRequested(let reason): "refundRequested(\(reason.rawValue))"
+        case .refundDeclined: "refundDeclined"
         case .autoRenewChanged(let enabled): enabled ? "autoRenewEnabled" : "autoRenewDisabled"
         case .priceIncreaseRequested: "priceIncreaseRequested"
         case .priceIncreaseConsented: "priceIncreaseConsented"

@@ -67,6 +67,10 @@ enum StoreCommand: Sendable {
     case extendRenewalDate(originalID: UInt64, by: TimeInterval)
     /// ``SimulatedStore/reverseRefund(transactionID:)``.
     case reverseRefund(UInt64)
+    /// ``SimulatedStore/requestRefund(_:reason:)``.
+    case requestRefund(UInt64, reason: RefundRequestReason)
+    /// ``SimulatedStore/declineRefund(_:)``.
+    case declineRefund(UInt64)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -99,6 +103,8 @@ enum StoreCommand: Sendable {
         case setHistoryRetention = 27
         case extendRenewalDate = 28
         case reverseRefund = 29
+        case requestRefund = 30
+        case declineRefund = 31
     }
 
     // MARK: Encoding
@@ -197,6 +203,11 @@ enum StoreCommand: Sendable {
             writer.double(interval)
         case .reverseRefund(let id):
             writer.identified(.reverseRefund, time, id)
+        case .requestRefund(let id, let reason):
+            writer.identified(.requestRefund, time, id)
+            writer.string(reason.rawValue)
+        case .declineRefund(let id):
+            writer.identified(.declineRefund, time, id)
         }
     }
 
@@ -317,6 +328,16 @@ enum StoreCommand: Sendable {
             command = .extendRenewalDate(originalID: originalID, by: interval)
         case .reverseRefund:
             command = .reverseRefund(try reader.uint64("the transaction"))
+        case .requestRefund:
+            let id = try reader.uint64("the transaction")
+            let start = reader.offset
+            let raw = try reader.string("the refund request's reason")
+            guard let reason = RefundRequestReason(rawValue: raw) else {
+                throw JournalReader.Failure(offset: start, message: "unknown refund request reason \(raw)")
+            }
+            command = .requestRefund(id, reason: reason)
+        case .declineRefund:
+            command = .declineRefund(try reader.uint64("the transaction"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

@@ -148,7 +148,8 @@ extension StoreState {
             return
         }
         let changesProduct = productID != subscription.productID
-        if changesProduct {
+        // An offer redeemed for the product renewed to stays: it begins with this renewal.
+        if changesProduct, subscription.offer.map({ info.promotionalOffers.contains($0) }) != true {
             subscription.offer = nil
             subscription.offerPeriodsLeft = 0
         }

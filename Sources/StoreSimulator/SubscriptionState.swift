@@ -41,9 +41,10 @@ public struct SubscriptionState: Sendable, Hashable, Codable {
     public var periodsPaid: Int
     /// Whether a price increase waits for consent.
     public var pendingPriceIncrease: Bool
-    /// The offer the subscription is in (introductory or promotional), while periods of it are left.
+    /// The offer the subscription is in (introductory or promotional), while periods of it are left; or a promotional
+    /// offer redeemed on the running subscription, which begins at the next renewal.
     public var offer: ProductOffer?
-    /// How many more periods the offer covers after the current one.
+    /// How many more periods the offer covers after the current one (from the next renewal on).
     public var offerPeriodsLeft: Int
     /// When the renewal that hit a billing issue was due, while in grace period or billing retry.
     public var billingIssueStartedAt: Date?

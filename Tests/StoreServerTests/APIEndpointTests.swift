@@ -39,6 +39,29 @@
             #expect(appTransaction.bundleIdentifier == "com.example.app")
         }
 
+        @Test func transactionInfoIsExactlyTheJWSTheStoreHandsOutWhateverItsTampering() async throws {
+            let fixture = try ServerFixture()
+            defer { fixture.server.stop() }
+            let id = try await Self.buy(fixture, "com.example.pro")
+            for tampering in JWSTampering.allCases {
+                fixture.store.jwsTampering = tampering
+                let response = try await fixture.api("GET", "/inApps/v1/transactions/\(id)")
+                #expect(response.status == 200, "\(tampering)")
+                #expect(response.headers["content-type"] == "application/json", "\(tampering)")
+                let served = try #require(
+                    try TestHTTPClient.object(response.body)["signedTransactionInfo"] as? String, "\(tampering)")
+                // The JSON text is the object of that one member, written as it is.
+                #expect(response.body == Array(#"{"signedTransactionInfo":"\#(served)"}"#.utf8), "\(tampering)")
+                // The store's JWS (signed again, with a fresh ECDSA signature, when the root is another one).
+                let jws = try fixture.store.signedTransaction(try #require(UInt64(id)))
+                if tampering == .wrongRoot {
+                    #expect(served.split(separator: ".").dropLast() == jws.split(separator: ".").dropLast())
+                } else {
+                    #expect(served == jws, "\(tampering)")
+                }
+            }
+        }
+
         @Test func historyPagesByRevisionAndFilters() async throws {
             let fixture = try ServerFixture()
             defer { fixture.server.stop() }

@@ -62,6 +62,28 @@
             }
         }
 
+        @Test func whitespaceAroundTheTokenIsTrimmedAndNotInsideIt() throws {
+            let key = try ES256Key.generate()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let verifier = BearerTokenVerifier(
+                keys: [APIKey(keyID: "K", key: key)], issuerID: "I", bundleID: "B", now: { now })
+            let token = try ServerFixture.jwt(
+                header: ["alg": "ES256", "kid": "K"],
+                claims: ["iss": "I", "aud": "appstoreconnect-v1", "bid": "B", "exp": 1_800_000_300], key: key)
+            // Twice each: checked in full, then found among the accepted tokens.
+            for value in [
+                token, "  " + token, token + "\t", "\t " + token + " ", token + "\u{00A0}", token, token + " ",
+            ] {
+                #expect(
+                    verifier.check(authorization: "Bearer " + value) == .authorized, "\(Array(value.utf8.suffix(3)))")
+                #expect(
+                    verifier.check(authorization: "Bearer " + value) == .authorized, "\(Array(value.utf8.suffix(3)))")
+            }
+            let inner = token.replacingOccurrences(of: ".", with: ". ")
+            #expect(verifier.check(authorization: "Bearer " + inner) != .authorized)
+            #expect(verifier.check(authorization: "Bearer " + token + "x") != .authorized)
+        }
+
         @Test func tokensWithoutIatMayLiveAnHourFromTheStoresClock() throws {
             let key = try ES256Key.generate()
             let now = Date(timeIntervalSince1970: 1_800_000_000)

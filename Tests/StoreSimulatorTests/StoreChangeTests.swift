@@ -56,6 +56,7 @@ struct StoreChangeTests {
                 "renewalProductChanged(to: com.example.premium.yearly)", "refunded(developerIssue)", "resubscribed",
             ])
         let changes = log.all
+        try #require(changes.count == 11)
         #expect(changes[0].transaction.deviceID == "phone")
         #expect(changes[0].subscription == nil)
         #expect(changes[2].subscription?.autoRenew == false, "the subscription as it stood after the change")
@@ -133,6 +134,7 @@ struct StoreChangeTests {
                 "subscribed", "renewalFailed(gracePeriod)", "billingRecovered", "autoRenewDisabled",
                 "expired(autoRenewDisabled)",
             ])
+        try #require(log.all.count == 5)
         #expect(log.all[1].subscription?.phase == .gracePeriod)
         #expect(log.all[2].transaction.id != monthly.id)
     }
@@ -177,5 +179,82 @@ struct StoreChangeTests {
         reopened.runUntilIdle()
         #expect(log.names == ["oneTimePurchase"])
         try reopened.close()
+    }
+
+    @Test("Refund requests and declines are journaled changes: told once, replayed silently, refused when refunded")
+    func refundRequests() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let coinsID: UInt64
+        do {
+            let store = try SimulatedStore(statePath: path, lane: .manual)
+            let log = ChangeLog(store)
+            let coins = try store.buyProduct("com.example.coins100")
+            coinsID = coins.id
+            try store.requestRefund(coins.id, reason: .unintendedPurchase)
+            try store.declineRefund(coins.id)
+            store.runUntilIdle()
+            #expect(log.names == ["oneTimePurchase", "refundRequested(UNINTENDED_PURCHASE)", "refundDeclined"])
+            #expect(store.transaction(coins.id)?.cancellationDate == nil, "a declined refund leaves it purchased")
+            try store.close()
+        }
+        let reopened = try SimulatedStore(statePath: path, lane: .manual)
+        let log = ChangeLog(reopened)
+        reopened.runUntilIdle()
+        #expect(log.all.isEmpty)
+        try reopened.refund(coinsID)
+        let refused = #expect(throws: StoreSimulatorError.self) { try reopened.requestRefund(coinsID) }
+        #expect(refused?.code == .invalidAction)
+        #expect(throws: StoreSimulatorError.self) { try reopened.declineRefund(42) }
+        reopened.runUntilIdle()
+        #expect(log.names == ["refunded(other)"])
+        try reopened.close()
+    }
+
+    @Test("A promotional offer redeemed on the active subscription begins at its next renewal")
+    func offerOnTheActiveSubscription() throws {
+        let store = SimulatedStore(lane: .manual)
+        let log = ChangeLog(store)
+        let (device, listener) = store.silentConnection("phone")
+        _ = device.submit(PaymentRequest(productID: "com.example.premium.monthly"))
+        store.runUntilIdle()
+        let offerID = "com.example.premium.monthly.winback"
+        _ = device.submit(
+            PaymentRequest(
+                productID: "com.example.premium.monthly",
+                discount: DiscountRequest(
+                    offerID: offerID, keyID: "KEY", nonce: "nonce-1", signature: "c2lnbmF0dXJl",
+                    timestamp: JWSDate(store.now).millisecondsSince1970)))
+        store.runUntilIdle()
+        #expect(log.names == ["subscribed", "offerRedeemed(\(offerID), sameProduct)"])
+        #expect(log.all.last?.subscription?.offer?.identifier == offerID)
+        try store.advance(by: 100 * day)
+        store.runUntilIdle()
+        let renewals = log.all.filter { $0.kind == .renewed }.map(\.transaction)
+        #expect(
+            renewals.map(\.promotionalOfferID) == [offerID, offerID, offerID, nil],
+            "three months of the offer, then not")
+        let offerPrice = Decimal(string: "1.99")
+        #expect(
+            renewals.map { store.amountCharged(forTransaction: $0.id) } == [
+                offerPrice, offerPrice, offerPrice, Decimal(string: "4.99"),
+            ])
+        _ = listener
+    }
+
+    @Test("Changes made from several threads at once are told in the order the store applied them")
+    func storeOrderAcrossThreads() async throws {
+        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "store-change-tests")))
+        let log = ChangeLog(store)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for _ in 0..<100 { _ = try? store.buyProduct("com.example.coins100", account: "account-\(thread)") }
+        }
+        try await bounded("the store's lane") { await store.idle() }
+        let told = log.all.map(\.transaction.id)
+        #expect(told.count == 400)
+        // Identifiers are given in the order purchases are applied.
+        #expect(told == told.sorted())
+        #expect(told == store.allTransactions().map(\.id))
     }
 }
