@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "OpenStoreKitCLI", "FeedRunner", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
-                "ReceiptKit",
+                "ReceiptKit", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
     ]

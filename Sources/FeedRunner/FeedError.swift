@@ -31,6 +31,11 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let noSteps = Code(rawValue: 209)
         /// A number, duration or date is outside the bounds a feed allows (docs/feeds.md).
         public static let outOfBounds = Code(rawValue: 210)
+        /// The feed expects notifications (`expect notification ...`), which only a served run sends
+        /// (`openstorekit run FEED --serve`).
+        public static let needsServer = Code(rawValue: 211)
+        /// The server a served run needs cannot start (its port is taken, for instance).
+        public static let serverUnavailable = Code(rawValue: 212)
     }
 
     /// What kind of error this is.

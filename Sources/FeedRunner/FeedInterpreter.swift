@@ -88,35 +88,43 @@ final class FeedInterpreter {
     let exceptionInbox = FeedExceptionInbox()
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
+    /// The server the store is served by, in a served run (FeedInterpreter+Notifications.swift).
+    let server: (any FeedServer)?
+    /// How many of the server's notifications `expect notification` steps matched, and how many are in the log.
+    var notificationsMatched = 0
+    var notificationsLogged = 0
 
     init(
         file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil,
-        commitsEveryChange: Bool = false
+        commitsEveryChange: Bool = false, server: (any FeedServer)? = nil
     ) throws(FeedError) {
         self.file = file
         self.baseDirectory = baseDirectory
         self.sink = sink
         self.statePath = statePath
+        self.server = server
+        var app = AppIdentity()
+        if let bundleIdentifier = server?.bundleIdentifier { app.bundleIdentifier = bundleIdentifier }
         // Once per step by default: the run flushes after each step (run(_:includeReceipt:)), and the commit reaches
         // the operating system without waiting for the disk (it survives the process being killed).
         self.durability = commitsEveryChange ? StoreDurability() : .perStep
         let clock = ManualClock()
         self.clock = clock
         if let statePath {
-            self.store = try Self.openStore(statePath, durability: durability, clock: clock, file: file)
+            self.store = try Self.openStore(statePath, durability: durability, clock: clock, app: app, file: file)
         } else {
-            self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual)
+            self.store = SimulatedStore(configuration: .demo, clock: clock, lane: .manual, app: app)
         }
         self.start = clock.now
     }
 
     /// Opens the durable store of a state file.
     private static func openStore(
-        _ path: String, durability: StoreDurability, clock: ManualClock, file: String
+        _ path: String, durability: StoreDurability, clock: ManualClock, app: AppIdentity, file: String
     ) throws(FeedError) -> SimulatedStore {
         do throws(StoreSimulatorError) {
             return try SimulatedStore(
-                statePath: path, durability: durability, configuration: .demo, clock: clock, lane: .manual)
+                statePath: path, durability: durability, configuration: .demo, clock: clock, lane: .manual, app: app)
         } catch {
             throw FeedError(
                 .unusableState, file: file, line: 0, column: 0, error.detail,
@@ -130,7 +138,9 @@ final class FeedInterpreter {
         -> FeedResult
     {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
-        configurations = try parser.check(text, startingWith: store.configuration).configurations
+        let checked = try parser.check(text, startingWith: store.configuration)
+        configurations = checked.configurations
+        try startServing(checked.firstNotificationExpectation)
         var steps = 0
         var failure: FeedResult.Failure?
         ensureUser(currentUser, device: Self.mainDevice)
@@ -160,6 +170,10 @@ final class FeedInterpreter {
                 }
             }
         }
+        if server != nil, failure == nil, let message = notificationsSettled() {
+            failure = FeedResult.Failure(line: currentLine, step: "end of the feed", message: message)
+        }
+        server?.finish()
         if statePath != nil {
             do throws(StoreSimulatorError) {
                 try store.close()
@@ -499,7 +513,8 @@ final class FeedInterpreter {
     /// The app stops and starts again. On a state file the store is closed and reopened from it, as a new process
     /// would; in memory the same store goes on. Returns a failure message if the state file cannot be reopened.
     private func restart() -> String? {
-        if let statePath {
+        // A served store stays open: the app restarts, the App Store's servers do not.
+        if let statePath, server == nil {
             do throws(StoreSimulatorError) {
                 try store.close()
                 store = try SimulatedStore(
@@ -781,6 +796,8 @@ final class FeedInterpreter {
             let seen = store.transactions(of: account).filter { $0.productID == product && $0.state == .purchased }
                 .count
             return seen == count ? nil : "expected \(product) charged \(count) times, charged \(seen)"
+        case .notification(let expectation):
+            return checkNotification(expectation)
         case .paywall(let expectation):
             return checkPaywall(expectation)
         case .storeKit2(let expectation):

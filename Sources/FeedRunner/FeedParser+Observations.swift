@@ -16,7 +16,7 @@ extension FeedParser {
             default:
                 throw reader.error(
                     .invalidValue, at: reader.lastColumn, "\"\(what)\" is not something to expect none of",
-                    hint: "write `expect no revocation [PRODUCT]` or `expect no exception`")
+                    hint: "write `expect no revocation [PRODUCT]`, `expect no exception` or `expect no notification`")
             }
         case "heard":
             let count = try reader.count("a number of updates")

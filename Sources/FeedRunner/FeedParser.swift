@@ -36,6 +36,8 @@ public struct FeedParser: Sendable {
     struct Checked {
         var steps = 0
         var configurations: [String: StoreConfiguration] = [:]
+        /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
+        var firstNotificationExpectation: (line: Int, column: Int)?
     }
 
     /// Checks a feed whose run starts on `configuration`'s catalog.
@@ -53,6 +55,9 @@ public struct FeedParser: Sendable {
                     }
                 }
                 return tokens.first?.column ?? 1
+            }
+            if case .expect(.notification) = line.step, checked.firstNotificationExpectation == nil {
+                checked.firstNotificationExpectation = (line.line, column(of: "notification"))
             }
             if case .configure(let source) = line.step {
                 catalog = try loadConfiguration(source, line: line.line, column: column(of: source))
@@ -178,6 +183,9 @@ public struct FeedParser: Sendable {
                 for reference in Self.observationReferences(in: expectation) { add(reference) }
             case .noRevocation(let product?):
                 products.append(product)
+            case .notification(.next(let pattern)):
+                if let reference = pattern.reference { add(reference) }
+                if let product = pattern.product { products.append(product) }
             case .receiptEntryField(let product, _, _, let value):
                 products.append(product)
                 if case .transaction(let reference) = value { add(reference) }
@@ -327,6 +335,8 @@ public struct FeedParser: Sendable {
             switch expectation {
             case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
                 return [reference]
+            case .notification(.next(let pattern)):
+                return pattern.reference.map { [$0] } ?? []
             default:
                 return Self.observationReferences(in: expectation)
             }
@@ -708,6 +718,10 @@ public struct FeedParser: Sendable {
             return .paywall(try paywallExpectation(&reader))
         case "sk2":
             return .storeKit2(try storeKit2Expectation(&reader))
+        case "notification", "notifications":
+            return .notification(try notificationExpectation(kind, &reader))
+        case "no" where reader.peek == "notification":
+            return .notification(try notificationExpectation(kind, &reader))
         default:
             return try observationExpectation(kind, &reader)
         }

@@ -19,8 +19,11 @@ public enum FeedRun {
     ///     a run killed mid-way leaves the file as it was after its last complete step.
     ///   - commitsEveryChange: commit every change instead, each flushed to the disk (`synchronous=FULL`) before it
     ///     is applied, as a crash test of app code needs.
-    /// - Throws: ``FeedError`` when the feed is malformed, or `unusableState` when the state file cannot be opened,
-    ///   reopened or written; failed expectations are in the result instead.
+    ///   - server: the server that serves the feed's store (`run --serve`): it starts before the first step, answers
+    ///     `expect notification` steps, and finishes before the store closes; a `restart` step then keeps the store
+    ///     open. Without one, a feed that expects notifications is refused (`needsServer`).
+    /// - Throws: ``FeedError`` when the feed is malformed, `unusableState` when the state file cannot be opened,
+    ///   reopened or written, `needsServer` or `serverUnavailable`; failed expectations are in the result instead.
     public static func run(
         _ text: String,
         file: String,
@@ -29,11 +32,12 @@ public enum FeedRun {
         includeReceipt: Bool = false,
         includeSignedData: Bool = false,
         statePath: String? = nil,
-        commitsEveryChange: Bool = false
+        commitsEveryChange: Bool = false,
+        server: (any FeedServer)? = nil
     ) throws(FeedError) -> FeedResult {
         try FeedInterpreter(
             file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath,
-            commitsEveryChange: commitsEveryChange
+            commitsEveryChange: commitsEveryChange, server: server
         ).run(text, includeReceipt: includeReceipt, includeSignedData: includeSignedData)
     }
 
@@ -41,8 +45,10 @@ public enum FeedRun {
     ///
     /// - Parameters:
     ///   - statePath: a state file to run on, as for
-    ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:)``.
+    ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:server:)``.
     ///   - commitsEveryChange: commit every change instead of once per step.
+    ///   - server: the server that serves the feed's store, as for
+    ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:server:)``.
     /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text) or is malformed, or
     ///   the state file is unusable.
     public static func run(
@@ -50,12 +56,13 @@ public enum FeedRun {
         file: String? = nil,
         log: any EventLogSink = DiscardingEventLog(),
         statePath: String? = nil,
-        commitsEveryChange: Bool = false
+        commitsEveryChange: Bool = false,
+        server: (any FeedServer)? = nil
     ) throws(FeedError) -> FeedResult {
         let name = file ?? url.path
         let text = try FeedText.decode(FeedText.read(url, file: name, what: "a feed"), file: name)
         return try run(
             text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log,
-            statePath: statePath, commitsEveryChange: commitsEveryChange)
+            statePath: statePath, commitsEveryChange: commitsEveryChange, server: server)
     }
 }

@@ -136,6 +136,9 @@ public enum FeedStep: Sendable, Hashable {
         /// `expect delegate asked-price-consent` / `expect delegate not-asked-price-consent`: whether the current
         /// device's queue delegate was asked `paymentQueueShouldShowPriceConsent(_:)` since the app started.
         case delegateAskedPriceConsent(Bool)
+        /// `expect notification ...`, `expect notifications N`, `expect no notification`: see
+        /// ``FeedStep/NotificationExpectation`` (a served run only).
+        case notification(NotificationExpectation)
     }
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).

@@ -64,10 +64,22 @@ extension CommandLineTool {
     }
 
     func runFeeds(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let options = try Arguments(arguments, command: "run", valued: Help.options["run"] ?? [])
+        let options = try Arguments(
+            arguments, command: "run", valued: Help.options["run"] ?? [],
+            flags: ["--serve", "--keep-serving", "--allow-remote"], multi: ["--api-key"])
         if printsHelp(options, for: "run") { return 0 }
         guard !options.operands.isEmpty else {
             throw UsageError("run needs at least one feed file, such as `openstorekit run Examples/purchase.feed`")
+        }
+        #if !Server
+            if options.flags.contains("--serve") {
+                output.err(Self.needsTrait("run --serve"))
+                return 2
+            }
+        #endif
+        let server = try feedServer(options)
+        if server != nil, options.operands.count != 1 {
+            throw UsageError("--serve serves the store of one feed; give one feed file")
         }
         guard options.values["--log"] == nil || options.values["--log-dir"] == nil else {
             throw UsageError("--log and --log-dir cannot be used together; give one of them")
@@ -161,6 +173,19 @@ extension CommandLineTool {
         let next = Atomic<Int>(0)
         let workers = min(jobs, feeds.count)
         let standardOutput = standardOutputData
+        var serverProblem: String?
+        #if Server
+            if let server {
+                // One feed, on this thread: its server answers while it runs.
+                let outcome = Self.runOne(
+                    feeds[0], log: feedLogs?[0], statePath: statePaths?[0], commitsEveryChange: commitsEveryChange,
+                    standardOutput: standardOutput, server: server)
+                server.finish()
+                outcomes.withLock { $0[0] = outcome }
+                next.store(feeds.count, ordering: .relaxed)
+                serverProblem = server.historyProblem
+            }
+        #endif
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -206,6 +231,10 @@ extension CommandLineTool {
             try junit.write(Data(report.utf8), standardOutput: standardOutput)
         }
         output.err("\(passed) passed, \(failed + malformed) failed\n")
+        if let serverProblem {
+            output.err("openstorekit: \(serverProblem)\n")
+            return 2
+        }
         if malformed > 0 { return 2 }
         return failed > 0 ? 1 : 0
     }
@@ -300,13 +329,14 @@ extension CommandLineTool {
 
     private static func runOne(
         _ path: String, log: OutputFile?, statePath: String?, commitsEveryChange: Bool,
-        standardOutput: @escaping @Sendable (Data) -> Void
+        standardOutput: @escaping @Sendable (Data) -> Void, server: (any FeedServer)? = nil
     ) -> Result<FeedResult, FeedError> {
         let url = URL(fileURLWithPath: path)
         guard let log else {
             return Result { () throws(FeedError) in
                 try FeedRun.run(
-                    contentsOf: url, file: path, statePath: statePath, commitsEveryChange: commitsEveryChange)
+                    contentsOf: url, file: path, statePath: statePath, commitsEveryChange: commitsEveryChange,
+                    server: server)
             }
         }
         let unwritable = { (error: UsageError) in
@@ -323,7 +353,8 @@ extension CommandLineTool {
         let events = OutputEventLog(writer: writer)
         let outcome = Result { () throws(FeedError) in
             try FeedRun.run(
-                contentsOf: url, file: path, log: events, statePath: statePath, commitsEveryChange: commitsEveryChange)
+                contentsOf: url, file: path, log: events, statePath: statePath, commitsEveryChange: commitsEveryChange,
+                server: server)
         }
         events.flush()
         do throws(UsageError) {

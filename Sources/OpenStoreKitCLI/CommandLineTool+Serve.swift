@@ -9,15 +9,17 @@ import Foundation
 #endif
 
 extension CommandLineTool {
-    /// What `serve` says in a build without the package trait `Server`.
-    static let serveNeedsTrait = """
-        openstorekit serve: this build has no HTTP server. It needs GNU libmicrohttpd's headers and the package trait \
-        Server:
+    /// What `serve` (and `run --serve`) says in a build without the package trait `Server`.
+    static func needsTrait(_ command: String) -> String {
+        """
+        openstorekit \(command): this build has no HTTP server. It needs GNU libmicrohttpd's headers and the package \
+        trait Server:
           apt-get install -y libmicrohttpd-dev      (Debian, Ubuntu; brew install libmicrohttpd; dnf install libmicrohttpd-devel)
-          swift build --traits Server               (then .build/debug/openstorekit serve ...)
-        or in one step: swift run --traits Server openstorekit serve ...
+          swift build --traits Server               (then .build/debug/openstorekit \(command) ...)
+        or in one step: swift run --traits Server openstorekit \(command) ...
 
         """
+    }
 
     func serve(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
@@ -28,13 +30,14 @@ extension CommandLineTool {
         #if Server
             return try serveWithServer(options)
         #else
-            output.err(Self.serveNeedsTrait)
+            output.err(Self.needsTrait("serve"))
             return 2
         #endif
     }
 
     #if Server
-        private func serveWithServer(_ options: Arguments) throws(UsageError) -> Int32 {
+        /// The server's configuration from `serve`'s options (which `run --serve` takes too).
+        static func serverConfiguration(_ options: Arguments) throws(UsageError) -> StoreServerConfiguration {
             let port = try options.integer("--port", default: 0, range: 0...65535)
             var keys: [APIKey] = []
             for argument in options.repeated["--api-key"] ?? [] {
@@ -53,6 +56,20 @@ extension CommandLineTool {
                 }
                 notificationsURL = url
             }
+            if let bundleID = options.values["--bundle-id"], bundleID.isEmpty {
+                throw UsageError("--bundle-id needs a bundle identifier")
+            }
+            return StoreServerConfiguration(
+                http: HTTPServerConfiguration(
+                    host: options.values["--host"] ?? "127.0.0.1", port: UInt16(port),
+                    allowsNonLoopback: options.flags.contains("--allow-remote")),
+                apiKeys: keys, issuerID: options.values["--issuer-id"] ?? "",
+                bundleID: options.values["--bundle-id"], notificationsURL: notificationsURL,
+                controlToken: options.values["--control-token"])
+        }
+
+        private func serveWithServer(_ options: Arguments) throws(UsageError) -> Int32 {
+            let serverConfiguration = try Self.serverConfiguration(options)
             var configuration = StoreConfiguration.demo
             if let path = options.values["--config"] {
                 do throws(StoreSimulatorError) {
@@ -62,10 +79,7 @@ extension CommandLineTool {
                 }
             }
             var app = AppIdentity()
-            if let bundleID = options.values["--bundle-id"] {
-                guard !bundleID.isEmpty else { throw UsageError("--bundle-id needs a bundle identifier") }
-                app.bundleIdentifier = bundleID
-            }
+            if let bundleID = serverConfiguration.bundleID { app.bundleIdentifier = bundleID }
             // A new store's clock starts at the wall clock's second, so that tokens minted from the wall clock are
             // valid on it; a state file keeps its own clock.
             let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
@@ -83,15 +97,7 @@ extension CommandLineTool {
             }
             let server: StoreServer
             do throws(StoreServerError) {
-                server = try StoreServer(
-                    store: store,
-                    configuration: StoreServerConfiguration(
-                        http: HTTPServerConfiguration(
-                            host: options.values["--host"] ?? "127.0.0.1", port: UInt16(port),
-                            allowsNonLoopback: options.flags.contains("--allow-remote")),
-                        apiKeys: keys, issuerID: options.values["--issuer-id"] ?? "",
-                        bundleID: options.values["--bundle-id"], notificationsURL: notificationsURL,
-                        controlToken: options.values["--control-token"]))
+                server = try StoreServer(store: store, configuration: serverConfiguration)
             } catch {
                 try? store.close()
                 output.err("openstorekit: \(error.detail)\n")
@@ -103,14 +109,14 @@ extension CommandLineTool {
                     "openstorekit: serving on \(server.configuration.http.host), reachable from other machines "
                         + "(--allow-remote); the control API still answers loopback clients only\n")
             }
-            if keys.isEmpty {
+            if serverConfiguration.apiKeys.isEmpty {
                 output.err(
                     "openstorekit: no --api-key given: every App Store Server API request will be refused (401)\n")
             }
             output.err(
                 "openstorekit: control API at \(server.baseURL.absoluteString)/openstorekit/v1/, token \(server.controlToken)\n"
             )
-            waitForTermination()
+            Self.waitForTermination()
             server.stop()
             do throws(StoreSimulatorError) {
                 if store.isDurable { try store.close() }
@@ -126,7 +132,7 @@ extension CommandLineTool {
         }
 
         /// Blocks until SIGINT or SIGTERM arrives.
-        private func waitForTermination() {
+        static func waitForTermination() {
             let done = DispatchSemaphore(value: 0)
             let queue = DispatchQueue(label: "openstorekit.serve.signals")
             var sources: [any DispatchSourceSignal] = []

@@ -8,7 +8,10 @@ enum Help {
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
-        "run": ["--log", "--log-dir", "--junit", "--jobs", "--state", "--commit"],
+        "run": [
+            "--log", "--log-dir", "--junit", "--jobs", "--state", "--commit", "--host", "--port", "--issuer-id",
+            "--bundle-id", "--notifications-url", "--control-token",
+        ],
         "generate": ["--users", "--seed", "--steps", "--output"],
         "serve": [
             "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
@@ -86,6 +89,9 @@ enum Help {
             return """
                 Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N] [--state PATH]
                                         [--commit step|change]
+                       openstorekit run FEED --serve [--keep-serving] [--host ADDR] [--port N] [--allow-remote]
+                                        [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
+                                        [--notifications-url URL] [--control-token TOKEN] [run's options]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
@@ -109,6 +115,16 @@ enum Help {
                                   a file of an earlier release is migrated, with a copy kept as FILE.v1.bak.
                   --commit WHEN   With --state: `step` (default) commits once per step; `change` commits every
                                   change, flushed to the disk, before it is applied (for crash tests).
+                  --serve         Serve the feed's store while it runs, as `openstorekit serve` does (one feed;
+                                  a build with --traits Server). The base URL is the first line on standard
+                                  output. Notifications go to --notifications-url, or else to a receiver built
+                                  in that verifies each one; `expect notification TYPE [SUBTYPE] ...` steps check
+                                  them in order. The run waits (at most 60 s) until every notification was
+                                  attempted, then stops the server. serve's options apply: --host, --port,
+                                  --allow-remote, --api-key, --issuer-id, --bundle-id, --notifications-url and
+                                  --control-token (see `openstorekit help serve`).
+                  --keep-serving  With --serve: once the feed ended, go on serving until SIGINT or SIGTERM (for a
+                                  backend that queries the API afterwards), then stop with the same exit status.
 
                 Exit codes: 0 all passed, 1 an expectation failed, 2 a malformed feed or a usage error.
 

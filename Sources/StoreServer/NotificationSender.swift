@@ -40,6 +40,10 @@
             var pending = 0
             var waiters: [CheckedContinuation<Void, Never>] = []
             var failure: StoreServerError?
+            /// Set by stop(): no request is started after it (URLSession traps on a task of an invalidated session).
+            var stopped = false
+            /// Told after each delivery that made attempts (observeAttempts(_:)).
+            var attemptObservers: [@Sendable (NotificationRecord) -> Void] = []
             /// Notifications queued for an attempt and not yet back from it.
             var inFlight: Set<String> = []
             /// Records dropped from memory since the history file was last rewritten without them.
@@ -85,7 +89,10 @@
         /// Stops sending; what was not attempted yet is attempted when a server opens the same history again.
         func stop() {
             work.finish()
-            session.invalidateAndCancel()
+            state.withLock { state in
+                state.stopped = true
+                session.invalidateAndCancel()
+            }
         }
 
         /// Every notification made, oldest first.
@@ -228,12 +235,12 @@
             }
             let final = attempts
             let due = attemptDate
-            state.withLock { state in
-                guard let position = state.index[uuid] else { return }
+            let attempted = state.withLock { state -> (NotificationRecord, [@Sendable (NotificationRecord) -> Void])? in
+                guard let position = state.index[uuid] else { return nil }
                 guard final.count > record.attempts.count else {
                     // Nothing was attempted: a retry stays due when it was.
                     if !record.attempts.isEmpty { state.records[position].nextAttemptDate = due }
-                    return
+                    return nil
                 }
                 state.records[position].attempts = final
                 let last = final[final.count - 1]
@@ -241,7 +248,19 @@
                     last.sendAttemptResult == "SUCCESS" || final.count > Self.retryHours.count
                     ? nil : last.attemptDate + Self.retryHours[final.count - 1] * 3_600_000
                 Self.persist(state.records[position], in: &state)
+                return (state.records[position], state.attemptObservers)
             }
+            if let (record, observers) = attempted {
+                for observer in observers { observer(record) }
+            }
+        }
+
+        /// Calls `observer` after every delivery that made attempts, with the notification's record as it then stands
+        /// (its attempts so far), in the order the deliveries end (the order the notifications were made, retries
+        /// later), on the sender's task. A record leaves ``records`` once past the history window; what an observer
+        /// was handed stays its own.
+        public func observeAttempts(_ observer: @escaping @Sendable (NotificationRecord) -> Void) {
+            state.withLock { $0.attemptObservers.append(observer) }
         }
 
         private func finishOne(_ uuid: String) {
@@ -275,24 +294,36 @@
             body += signedPayload
             body += "\"}"
             request.httpBody = Data(body.utf8)
-            do {
-                let (_, response) = try await session.data(for: request)
+            return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                // Started under the lock stop() invalidates the session under, so never on an invalidated session.
+                let task = state.withLock { state -> URLSessionDataTask? in
+                    guard !state.stopped else { return nil }
+                    return session.dataTask(with: request) { _, response, error in
+                        continuation.resume(returning: Self.result(response, error))
+                    }
+                }
+                guard let task else { return continuation.resume(returning: nil) }
+                task.resume()
+            }
+        }
+
+        /// Apple's `sendAttemptResult` for how a POST went, or nil when it was cancelled by stop().
+        private static func result(_ response: URLResponse?, _ error: (any Error)?) -> String? {
+            guard let error else {
                 guard let http = response as? HTTPURLResponse else { return "INVALID_RESPONSE" }
                 return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
-            } catch let error as URLError {
-                switch error.code {
-                case .cancelled: return nil
-                case .timedOut: return "TIMED_OUT"
-                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-                    return "NO_RESPONSE"
-                case .networkConnectionLost: return "PREMATURE_CLOSE"
-                case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
-                case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
-                case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
-                default: return "OTHER"
-                }
-            } catch {
-                return "OTHER"
+            }
+            guard let error = error as? URLError else { return "OTHER" }
+            switch error.code {
+            case .cancelled: return nil
+            case .timedOut: return "TIMED_OUT"
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+                return "NO_RESPONSE"
+            case .networkConnectionLost: return "PREMATURE_CLOSE"
+            case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
+            case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
+            case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
+            default: return "OTHER"
             }
         }
     }

@@ -21,8 +21,9 @@ final class ChildProcess: Sendable {
     /// ran out of time.
     private let state = Mutex<(status: Int32?, timedOut: Bool)>((nil, false))
 
-    /// Starts `openstorekit` with `arguments`.
-    init(_ arguments: [String], errorLog: String) throws {
+    /// Starts `openstorekit` with `arguments`; with `mergingErrors`, its standard error goes to the same pipe as its
+    /// standard output (read line by line with it) instead of `errorLog`.
+    init(_ arguments: [String], errorLog: String, mergingErrors: Bool = false) throws {
         let executable = try openstorekitPath()
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw ExecutableError(description: "pipe failed: \(errno)") }
@@ -30,9 +31,12 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        if mergingErrors { posix_spawn_file_actions_adddup2(&actions, ends[1], 2) }
         posix_spawn_file_actions_addclose(&actions, ends[0])
         posix_spawn_file_actions_addclose(&actions, ends[1])
-        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        if !mergingErrors {
+            posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0

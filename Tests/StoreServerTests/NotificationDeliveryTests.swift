@@ -174,6 +174,30 @@
             #expect(receiver.signedPayloads.count == 2)
         }
 
+        @Test func stoppingWithNotificationsQueuedAttemptsNoMoreAndTheNextServerSendsTheRest() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let path = directory.file("history.notifications")
+            let receiver = try TestReceiver()
+            let store = SimulatedStore(lane: .manual)
+            let first = try ServerFixture(notificationsURL: receiver.url, historyPath: path, store: store)
+            for _ in 0..<40 {
+                _ = try first.server.perform { store throws(StoreSimulatorError) in
+                    try store.buyProduct("com.example.coins100", account: "alice")
+                }
+            }
+            first.server.stop()  // most of the 40 are still queued: none of them may be attempted now
+            let attempted = first.server.notifications.records.filter { !$0.attempts.isEmpty }
+            #expect(attempted.allSatisfy { $0.attempts.map(\.sendAttemptResult) == ["SUCCESS"] })
+            let second = try ServerFixture(notificationsURL: receiver.url, historyPath: path, store: store)
+            defer { second.server.stop() }
+            try await bounded("the queued notifications") { await second.server.notifications.idle() }
+            let records = second.server.notifications.records
+            #expect(records.count == 40)
+            #expect(records.allSatisfy { $0.isDelivered })
+            #expect(Set(receiver.signedPayloads).count == 40)
+        }
+
         @Test func aDamagedHistoryIsRefusedNamingTheLine() throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
