@@ -319,9 +319,7 @@ final class FeedInterpreter {
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
         case .family(let name, let users):
-            for user in users {
-                do { try store.joinFamily(name, account: user) } catch { return error.detail }
-            }
+            do { try store.joinFamily(name, accounts: users) } catch { return error.detail }
         case .leaveFamily(let user):
             do { try store.leaveFamily(account: user) } catch { return error.detail }
         case .reverseRefund(let reference):

@@ -58,8 +58,7 @@
                 guard let name = body["family"] as? String, let accounts = body["accounts"] as? [String],
                     !accounts.isEmpty
                 else { throw ControlError("family (a name) and accounts (a list of accounts) are required") }
-                try driver.perform { store throws(StoreSimulatorError) in
-                    for account in accounts { try store.joinFamily(name, account: account) }
+                try driver.perform { store throws(StoreSimulatorError) in try store.joinFamily(name, accounts: accounts)
                 }
                 return Self.ok(["family": name, "accounts": store.familyMembers(name)])
             case ("POST", 2) where route[0] == "family" && route[1] == "leave":

@@ -51,6 +51,26 @@ extension SimulatedStore {
         tellChanges()
     }
 
+    /// Puts several accounts in a family, in order, as ``joinFamily(_:account:)`` does each: all of them or, when one
+    /// cannot join, none.
+    ///
+    /// - Throws: `invalidAction` for an empty family name or list, or naming the first account that is in another
+    ///   family; nothing changed.
+    public func joinFamily(_ family: String, accounts: [String]) throws(StoreSimulatorError) {
+        guard !accounts.isEmpty else {
+            throw StoreSimulatorError(.invalidAction, "name the accounts to put in family \(family)")
+        }
+        for account in accounts {
+            if let current = self.family(of: account), current != family {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "account \(account) is in family \(current); take it out of that family before putting it in "
+                        + "\(family). No account was put in \(family).")
+            }
+        }
+        for account in accounts { try joinFamily(family, account: account) }
+    }
+
     /// Takes an account out of its family. Every transaction it has through the family and every transaction the
     /// other members have of its purchases, while they still grant something (a non-consumable, a subscription period
     /// not over), is revoked: a revocation date, `revocationType` `FAMILY_REVOKE`, a ``StoreChange/Kind/familyRevoked``

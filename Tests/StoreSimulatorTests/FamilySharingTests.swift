@@ -110,6 +110,11 @@ struct FamilySharingTests {
         let none = #expect(throws: StoreSimulatorError.self) { try store.leaveFamily(account: "bob") }
         #expect(none?.code == .invalidAction)
         #expect(store.family(of: "bob") == nil)
+        let several = #expect(throws: StoreSimulatorError.self) {
+            try store.joinFamily("joneses", accounts: ["carol", "alice", "dave"])
+        }
+        #expect(several?.detail.contains("account alice is in family smiths") == true)
+        #expect(store.familyMembers("joneses").isEmpty, "all or none")
     }
 
     @Test("Each renewal of the purchaser's subscription gives each member its renewal, in the member's own chain")
