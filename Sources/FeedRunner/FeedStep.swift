@@ -179,6 +179,11 @@ public enum FeedStep: Sendable, Hashable {
     case refund(Reference)
     /// `reverse-refund REF`: the App Store reverses the refund of the purchase after a dispute.
     case reverseRefund(Reference)
+    /// `refund-request REF [REASON]`: the customer asks the App Store for a refund of the purchase, for one of Apple's
+    /// `consumptionRequestReason` values (`UNSATISFIED_WITH_PURCHASE` when none is given).
+    case refundRequest(Reference, reason: RefundRequestReason)
+    /// `refund-decline REF`: the App Store declines the refund the customer asked for.
+    case refundDecline(Reference)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
     /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
