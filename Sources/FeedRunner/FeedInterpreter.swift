@@ -325,6 +325,12 @@ final class FeedInterpreter {
         case .reverseRefund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.reverseRefund(transactionID: id) } catch { return error.detail }
+        case .refundRequest(let reference, let reason):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.requestRefund(id, reason: reason) } catch { return error.detail }
+        case .refundDecline(let reference):
+            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            do { try store.declineRefund(id) } catch { return error.detail }
         case .delete(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { try store.deleteTransaction(id) } catch { return error.detail }

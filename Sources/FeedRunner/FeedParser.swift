@@ -171,7 +171,8 @@ public struct FeedParser: Sendable {
         case .script(let product?, _):
             products.append(product)
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .reverseRefund(let reference), .resolve(let reference), .autoRenew(let reference, _),
+            .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
+            .resolve(let reference), .autoRenew(let reference, _),
             .priceIncrease(let reference, _),
             .delete(let reference):
             add(reference)
@@ -327,7 +328,8 @@ public struct FeedParser: Sendable {
         guard storeKit2.isEmpty else { return storeKit2 }
         switch step {
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .reverseRefund(let reference), .resolve(let reference), .autoRenew(let reference, _),
+            .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
+            .resolve(let reference), .autoRenew(let reference, _),
             .priceIncrease(let reference, _),
             .delete(let reference):
             return [reference]
@@ -411,6 +413,10 @@ public struct FeedParser: Sendable {
             step = .refund(try reader.reference())
         case "reverse-refund":
             step = .reverseRefund(try reader.reference())
+        case "refund-request":
+            step = try refundRequest(&reader)
+        case "refund-decline":
+            step = .refundDecline(try reader.reference())
         case "family":
             let name = try reader.word("a family name")
             let users = reader.rest().map(\.word)
@@ -482,7 +488,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, restore, show-price-consent, advance, restart, family, leave-family, paywall, sk2 and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, refund, reverse-refund, refund-request, refund-decline, restore, show-price-consent, advance, restart, family, leave-family, paywall, sk2 and expect (docs/feeds.md)"
             )
         }
         try reader.end()
@@ -580,6 +586,19 @@ public struct FeedParser: Sendable {
                 .invalidValue, at: actionColumn, "\"\(action)\" is not an observer action",
                 hint: "write `observer add NAME` or `observer remove NAME`")
         }
+    }
+
+    /// `refund-request REF [REASON]`, the reason one of Apple's `consumptionRequestReason` values.
+    private func refundRequest(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {
+        let reference = try reader.reference()
+        guard reader.peek != nil else { return .refundRequest(reference, reason: .unsatisfiedWithPurchase) }
+        let value = try reader.word("a refund request reason")
+        guard let reason = RefundRequestReason(rawValue: value) else {
+            throw reader.error(
+                .invalidValue, at: reader.lastColumn, "\"\(value)\" is not a refund request reason",
+                hint: "write one of " + RefundRequestReason.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return .refundRequest(reference, reason: reason)
     }
 
     private func buy(_ reader: inout TokenReader) throws(FeedError) -> FeedStep {

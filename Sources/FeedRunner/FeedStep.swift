@@ -179,6 +179,11 @@ public enum FeedStep: Sendable, Hashable {
     case refund(Reference)
     /// `reverse-refund REF`: the App Store reverses the refund of the purchase after a dispute.
     case reverseRefund(Reference)
+    /// `refund-request REF [REASON]`: the customer asks the App Store for a refund of the purchase, for one of Apple's
+    /// `consumptionRequestReason` values (`UNSATISFIED_WITH_PURCHASE` when none is given).
+    case refundRequest(Reference, reason: RefundRequestReason)
+    /// `refund-decline REF`: the App Store declines the refund the customer asked for.
+    case refundDecline(Reference)
     /// `family NAME USER [USER ...]`: the users' accounts join the family (Family Sharing).
     case family(String, users: [String])
     /// `leave-family USER`: the user's account leaves its family.

@@ -71,6 +71,24 @@ import Testing
             #expect(events.allSatisfy { $0["verified"] as? Bool == true && $0["accepted"] as? Bool == true })
         }
 
+        @Test func refundRequestsReversalsPlanChangesAndOffersGetApplesNotificationsInOrder() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let log = directory.file("log.jsonl")
+            let feed = RepositoryFiles.example("Server/refunds-and-plans.feed").path
+            let run = await Self.run(["run", feed, "--serve", "--port", "0", "--log", log])
+            #expect(run.code == 0, "\(run.err)")
+            let events = try Self.notificationEvents(log)
+            #expect(
+                events.map(Self.kind) == [
+                    "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND", "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST",
+                    "REFUND_DECLINED", "REFUND", "REFUND_REVERSED", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW",
+                    "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "PRICE_INCREASE/PENDING",
+                    "PRICE_INCREASE/ACCEPTED", "DID_RENEW", "OFFER_REDEEMED", "DID_RENEW",
+                ])
+            #expect(events.allSatisfy { $0["verified"] as? Bool == true && $0["accepted"] as? Bool == true })
+        }
+
         @Test func theFamilyFeedGetsEachMembersSharedTransactionAndItsRevocation() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
