@@ -23,13 +23,16 @@ extension SimulatedStore {
     /// subscriptions), and they get theirs of what it owns. Consumables, non-renewing subscriptions and products not
     /// marked shareable are never shared. A durable store keeps families in its state file.
     ///
-    /// - Throws: `invalidAction` for an empty family name, or when the account is in another family (it leaves that
+    /// - Throws: `invalidAction` for an empty family name (or one with control characters), or when the account is in another family (it leaves that
     ///   one first: ``leaveFamily(account:)``). Joining the family the account is in does nothing.
     public func joinFamily(_ family: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError)
     {
-        guard !family.isEmpty else {
-            throw StoreSimulatorError(.invalidAction, "a family needs a name; \(account) was not put in a family")
+        guard Self.isFamilyName(family) else {
+            throw StoreSimulatorError(
+                .invalidAction,
+                "a family needs a name of one character or more, without control characters; \(account) was not put "
+                    + "in a family")
         }
         journal?.begin(.joinFamily(family, account: account))
         defer { journal?.end() }
@@ -49,6 +52,11 @@ extension SimulatedStore {
         }
         familiesInUse.store(true, ordering: .releasing)
         tellChanges()
+    }
+
+    /// Whether a text can name a family: not empty, no control characters.
+    static func isFamilyName(_ name: String) -> Bool {
+        !name.isEmpty && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Puts several accounts in a family, in order, as ``joinFamily(_:account:)`` does each: all of them or, when one

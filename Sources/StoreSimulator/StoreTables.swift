@@ -144,8 +144,9 @@ struct StoreTables: Sendable {
             table = .families
             try txn.forEach(in: Table.families.rawValue) { key, bytes in
                 row = key
-                guard let family = String(validating: bytes, as: UTF8.self), !family.isEmpty else {
-                    throw Unreadable(description: "the family's name is not UTF-8 text, or is empty")
+                guard let family = String(validating: bytes, as: UTF8.self), SimulatedStore.isFamilyName(family)
+                else {
+                    throw Unreadable(description: "the family's name is not UTF-8 text without control characters")
                 }
                 tables.families[key] = bytes
                 state.families[key] = family

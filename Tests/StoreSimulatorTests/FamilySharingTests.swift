@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import ReceiptKit
 import StoreModels
 import Synchronization
@@ -107,6 +108,8 @@ struct FamilySharingTests {
         #expect(store.family(of: "alice") == "smiths")
         let empty = #expect(throws: StoreSimulatorError.self) { try store.joinFamily("", account: "bob") }
         #expect(empty?.code == .invalidAction)
+        let control = #expect(throws: StoreSimulatorError.self) { try store.joinFamily("a\u{1}b", account: "bob") }
+        #expect(control?.code == .invalidAction)
         let none = #expect(throws: StoreSimulatorError.self) { try store.leaveFamily(account: "bob") }
         #expect(none?.code == .invalidAction)
         #expect(store.family(of: "bob") == nil)
@@ -340,5 +343,23 @@ struct FamilySharingTests {
         #expect(periods > 1)
         #expect(store.transactions(of: "bob").count == 1 + periods, "the shared non-consumable and every period")
         try store.close()
+    }
+
+    @Test("A damaged row of the families table is refused naming the file, the table and the row; nothing changes")
+    func damagedFamilyRow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        try store.joinFamily("smiths", account: "alice")
+        try store.compact()
+        try store.close()
+        let table = StoreTables.Table.families.rawValue
+        try LedgerDatabase(path: path).write { txn in
+            #expect(try txn.all(in: table).map(\.key) == ["alice"])
+            try txn.put([0xFF, 0x01], forKey: "alice", in: table)
+        }
+        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
+        #expect(error?.detail.contains("table \(table), row alice") == true, "\(error?.detail ?? "")")
     }
 }
