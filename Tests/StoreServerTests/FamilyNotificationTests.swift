@@ -31,6 +31,20 @@
             #expect(store.family(of: "bob") == "smiths")
             let pro = try store.buyProduct("com.example.pro", account: "alice")
             _ = try store.buyProduct("com.example.premium.monthly", account: "alice")
+            // Get All Subscription Statuses for the member: the shared subscription, under the member's own original.
+            let bobsMonthly = try #require(store.transactions(of: "bob").last)
+            let statuses = try await fixture.api("GET", "/inApps/v1/subscriptions/\(bobsMonthly.id)")
+            #expect(statuses.status == 200)
+            let groups = try TestHTTPClient.object(statuses.body)["data"] as? [[String: Any]] ?? []
+            let last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
+            #expect(last["status"] as? Int == 1)
+            #expect(last["originalTransactionId"] as? String == String(bobsMonthly.originalID))
+            let renewal = try NotificationDeliveryTests.verified(last["signedRenewalInfo"] as? String ?? "")
+            #expect(renewal["originalTransactionId"] as? String == String(bobsMonthly.originalID))
+            #expect(renewal["autoRenewStatus"] as? Int == 1)
+            let signedShare = try NotificationDeliveryTests.verified(last["signedTransactionInfo"] as? String ?? "")
+            #expect(signedShare["inAppOwnershipType"] as? String == "FAMILY_SHARED")
+
             let left = try await fixture.control("POST", "family/leave", #"{"account": "bob"}"#)
             #expect(left.status == 200)
             store.runUntilIdle()
