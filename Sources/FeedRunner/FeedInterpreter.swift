@@ -318,6 +318,10 @@ final class FeedInterpreter {
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }
+        case .family(let name, let users):
+            do { try store.joinFamily(name, accounts: users) } catch { return error.detail }
+        case .leaveFamily(let user):
+            do { try store.leaveFamily(account: user) } catch { return error.detail }
         case .reverseRefund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.reverseRefund(transactionID: id) } catch { return error.detail }

@@ -417,6 +417,17 @@ public struct FeedParser: Sendable {
             step = try refundRequest(&reader)
         case "refund-decline":
             step = .refundDecline(try reader.reference())
+        case "family":
+            let name = try reader.word("a family name")
+            let users = reader.rest().map(\.word)
+            guard !users.isEmpty else {
+                throw reader.error(
+                    .wrongArguments, at: reader.endColumn, "missing the users to put in family \(name)",
+                    hint: "name one user or more after the family: `family \(name) alice bob`")
+            }
+            step = .family(name, users: users)
+        case "leave-family":
+            step = .leaveFamily(try reader.word("a user name"))
         case "delete":
             step = .delete(try reader.reference())
         case "clear-transactions":
@@ -477,7 +488,7 @@ public struct FeedParser: Sendable {
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
                 hint:
-                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, refund, reverse-refund, refund-request, refund-decline, restore, show-price-consent, advance, restart, paywall, sk2 and expect (docs/feeds.md)"
+                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, refund, reverse-refund, refund-request, refund-decline, restore, show-price-consent, advance, restart, family, leave-family, paywall, sk2 and expect (docs/feeds.md)"
             )
         }
         try reader.end()

@@ -184,6 +184,10 @@ public enum FeedStep: Sendable, Hashable {
     case refundRequest(Reference, reason: RefundRequestReason)
     /// `refund-decline REF`: the App Store declines the refund the customer asked for.
     case refundDecline(Reference)
+    /// `family NAME USER [USER ...]`: the users' accounts join the family (Family Sharing).
+    case family(String, users: [String])
+    /// `leave-family USER`: the user's account leaves its family.
+    case leaveFamily(String)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
     /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the

@@ -48,7 +48,17 @@ extension StoreKitClient {
             switch record.productType {
             case .nonConsumable: latestNonConsumable[record.productID] = record.id
             case .nonRenewingSubscription: ids.append(record.id)
-            case .consumable, .autoRenewableSubscription: break
+            case .autoRenewableSubscription:
+                // A family member's shared period entitles while it is the current period of the purchaser's
+                // subscription, active or in grace period.
+                if let source = record.sharedFromID.flatMap(store.transaction),
+                    store.subscriptions(of: source.account).contains(where: {
+                        $0.latestRecordID == source.id && ($0.phase == .active || $0.phase == .gracePeriod)
+                    })
+                {
+                    ids.append(record.id)
+                }
+            case .consumable: break
             }
         }
         ids.append(contentsOf: latestNonConsumable.values)

@@ -64,6 +64,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var failure: StoreFailure?
     /// The device the purchase was made on; `nil` for purchases made outside the app and for renewals.
     public var deviceID: String?
+    /// For a transaction a family member has through Family Sharing, the purchaser's transaction it shares (the same
+    /// product and purchase date, in the purchaser's account); `nil` for the account's own purchases.
+    public var sharedFromID: UInt64?
 
     /// Creates a record.
     public init(
@@ -110,6 +113,10 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
         self.failure = nil
         self.deviceID = deviceID
     }
+
+    /// Whether the account has this transaction through Family Sharing (ownership `FAMILY_SHARED`) rather than by
+    /// buying it (`PURCHASED`).
+    public var isFamilyShared: Bool { sharedFromID != nil }
 
     /// Whether this record grants its product now: purchased and not refunded.
     public var isOwned: Bool { state == .purchased && cancellationDate == nil }

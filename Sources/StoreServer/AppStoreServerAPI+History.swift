@@ -57,8 +57,8 @@
                 guard ownership.count == 1, ["PURCHASED", "FAMILY_SHARED"].contains(ownership[0]) else {
                     throw .invalidInAppOwnershipType
                 }
-                // The simulated store has no Family Sharing: everything is PURCHASED.
-                if ownership[0] == "FAMILY_SHARED" { records = [] }
+                let shared = ownership[0] == "FAMILY_SHARED"
+                records = records.filter { $0.isFamilyShared == shared }
             }
             if let revoked = query["revoked"] {
                 guard revoked.count == 1, let flag = Bool(revoked[0].lowercased()) else { throw .invalidRevoked }

@@ -17,7 +17,7 @@
 
         /// Get All Subscription Statuses: one item per subscription of the customer, by group.
         func allSubscriptionStatuses(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
+            let (record, records) = try customer(of: text)
             var wanted: Set<Int>?
             if let values = query["status"] {
                 var set = Set<Int>()
@@ -51,6 +51,26 @@
                         status: status, originalTransactionId: String(subscription.originalID),
                         signedTransactionInfo: try signed.transaction(subscription.latestRecordID),
                         signedRenewalInfo: try signed.renewalInfo(originalID: subscription.originalID)))
+            }
+            // A family member's shared subscriptions: the latest shared period of each, with the status of the
+            // purchaser's subscription while it is that subscription's current period.
+            var latestShared: [UInt64: TransactionRecord] = [:]
+            for shared in records where shared.isFamilyShared && shared.productType == .autoRenewableSubscription {
+                if shared.id > latestShared[shared.originalID]?.id ?? 0 { latestShared[shared.originalID] = shared }
+            }
+            for (originalID, shared) in latestShared.sorted(by: { $0.key < $1.key }) {
+                guard let groupID = groupID(of: shared) else { continue }
+                let source = shared.sharedFromID.flatMap(store.transaction)
+                let purchasers = source.map { store.subscriptions(of: $0.account) } ?? []
+                let sharedStatus =
+                    shared.cancellationDate != nil && !shared.isUpgraded
+                    ? 5 : purchasers.first { $0.latestRecordID == source?.id }.map { self.status(of: $0) } ?? 2
+                if let wanted, !wanted.contains(sharedStatus) { continue }
+                groups[groupID, default: []].append(
+                    LastTransaction(
+                        status: sharedStatus, originalTransactionId: String(originalID),
+                        signedTransactionInfo: try signed.transaction(shared.id),
+                        signedRenewalInfo: try signed.renewalInfo(originalID: originalID)))
             }
             return APIRequest.json(
                 Response(

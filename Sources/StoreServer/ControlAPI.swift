@@ -54,6 +54,17 @@
                     try store.buyProduct(product, quantity: quantity, account: account)
                 }
                 return Self.ok(["transactionId": String(record.id), "originalTransactionId": String(record.originalID)])
+            case ("POST", 1) where route[0] == "family":
+                guard let name = body["family"] as? String, let accounts = body["accounts"] as? [String],
+                    !accounts.isEmpty
+                else { throw ControlError("family (a name) and accounts (a list of accounts) are required") }
+                try driver.perform { store throws(StoreSimulatorError) in try store.joinFamily(name, accounts: accounts)
+                }
+                return Self.ok(["family": name, "accounts": store.familyMembers(name)])
+            case ("POST", 2) where route[0] == "family" && route[1] == "leave":
+                guard let account = body["account"] as? String else { throw ControlError("account is required") }
+                try driver.perform { store throws(StoreSimulatorError) in try store.leaveFamily(account: account) }
+                return Self.ok(["account": account])
             case ("POST", 1) where route[0] == "advance":
                 let target: Date
                 if let seconds = body["seconds"] as? Double {

@@ -74,11 +74,17 @@
         }
 
         /// The notification type, subtype and status Apple sends for a change (Server Notifications V2), or `nil` for
-        /// changes Apple sends nothing for (a billing retry that failed again, a refund's expiry).
+        /// changes Apple sends nothing for (a billing retry that failed again, a refund's expiry). A family member's
+        /// shared transaction gets the notification of the purchaser's change (`ONE_TIME_CHARGE`, `SUBSCRIBED`,
+        /// `DID_RENEW`) with its own transaction, and `REVOKE` when it is revoked.
         static func notification(for change: StoreChange) -> PendingNotification? {
             let transactionID = change.transaction.id
             let originalID = change.originalTransactionID
-            let status = change.subscription.map(Self.status)
+            // A member's shared subscription is the purchaser's: it is active while shared, over once revoked.
+            let shared =
+                change.transaction.isFamilyShared && change.transaction.productType == .autoRenewableSubscription
+            let status =
+                change.subscription.map(Self.status) ?? (shared ? (change.kind == .familyRevoked ? 2 : 1) : nil)
             func make(_ type: String, _ subtype: String? = nil, status: Int? = status) -> PendingNotification {
                 PendingNotification(
                     type: type, subtype: subtype, transactionID: transactionID, originalID: originalID, status: status)
@@ -137,6 +143,8 @@
                 return make("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
             case .renewalDateExtended:
                 return make("RENEWAL_EXTENDED")
+            case .familyRevoked:
+                return make("REVOKE")
             }
         }
 

@@ -9,7 +9,8 @@ import StoreModels
 /// `cancellationDate` (optional dates), `revocationReason` (optional byte), `webOrderLineItemID` (optional u64), a
 /// byte of flags (``Flag``), `promotionalOfferID`, `applicationUsername` (optional strings), `failure` (optional:
 /// code as i64, message), `deviceID` (optional string), `isRenewal` (optional bool, a byte 0 or 1; a row that ends
-/// before it leaves it unknown). An optional is a presence byte (0 or 1) and the value.
+/// before it leaves it unknown), `sharedFromID` (optional u64; a row that ends before it is the account's own
+/// purchase). An optional is a presence byte (0 or 1) and the value.
 enum RecordRow {
     /// The product types by their byte; never reordered.
     static let productTypes: [ProductType] = [
@@ -66,6 +67,11 @@ enum RecordRow {
         }
         writer.optionalString(record.deviceID)
         optional(record.isRenewal, into: &writer) { $1.byte($0 ? 1 : 0) }
+        // Rows of the account's own purchases end here, as before Family Sharing.
+        if let source = record.sharedFromID {
+            writer.byte(1)
+            writer.uint64(source)
+        }
     }
 
     private static func optional<T>(
@@ -141,6 +147,9 @@ enum RecordRow {
         record.deviceID = try reader.optionalString("the device", sharing: &cache)
         if !reader.isAtEnd, try reader.bool("the presence of the renewal flag") {
             record.isRenewal = try reader.bool("the renewal flag")
+        }
+        if !reader.isAtEnd, try reader.bool("the presence of the shared transaction") {
+            record.sharedFromID = try reader.uint64("the shared transaction")
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the record")

@@ -61,12 +61,17 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         payload.quantity = Int32(clamping: record.quantity)
         payload.type = Self.productType(record.productType)
         payload.appAccountToken = Self.appAccountToken(record.applicationUsername)
-        payload.inAppOwnershipType = .purchased
+        payload.inAppOwnershipType = record.isFamilyShared ? .familyShared : .purchased
         payload.signedDate = JWSDate(signedDate)
         if let revoked = record.cancellationDate, !(record.isUpgraded && record.revocationReason == nil) {
             payload.revocationDate = JWSDate(revoked)
-            payload.revocationReason = JWSTransaction.RevocationReason(
-                rawValue: (record.revocationReason ?? .other).rawValue)
+            if record.isFamilyShared && record.revocationReason == nil {
+                // A shared transaction is never refunded itself: its revocation is the family's.
+                payload.revocationType = .familyRevoke
+            } else {
+                payload.revocationReason = JWSTransaction.RevocationReason(
+                    rawValue: (record.revocationReason ?? .other).rawValue)
+            }
         }
         if record.isUpgraded { payload.isUpgraded = true }
         applyOffer(of: record, product: product, to: &payload)

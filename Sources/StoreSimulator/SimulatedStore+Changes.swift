@@ -43,12 +43,23 @@ extension SimulatedStore {
         }
     }
 
+    /// Sends the devices of family members, on the lane, what they are to hear of transactions shared with them or
+    /// revoked (``StoreState/familyOutbox``).
+    private func tellFamilies() {
+        let outbox = state.withLock { state in
+            defer { state.familyOutbox = [] }
+            return state.familyOutbox
+        }
+        for (deviceID, event) in outbox { send(event, to: deviceID) }
+    }
+
     /// Whether any handler was added with ``addChangeObserver(_:)``.
     var hasChangeObservers: Bool { observingChanges.load(ordering: .acquiring) }
 
     /// Tells the change observers, on the lane, of the changes applied so far. Costs one atomic read when nobody
     /// observes. Call after a change, outside the state lock.
     func tellChanges() {
+        if familiesInUse.load(ordering: .acquiring) { tellFamilies() }
         guard hasChangeObservers else { return }
         lane.enqueue { [self] in
             let changes = state.withLock { state -> [StoreChange] in

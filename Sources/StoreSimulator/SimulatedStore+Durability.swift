@@ -180,6 +180,10 @@ extension SimulatedStore {
             try? requestRefund(id, reason: reason)
         case .declineRefund(let id):
             try? declineRefund(id)
+        case .joinFamily(let family, let account):
+            try? joinFamily(family, account: account)
+        case .leaveFamily(let account):
+            try? leaveFamily(account: account)
         }
     }
 }

@@ -80,11 +80,34 @@ extension SimulatedStore {
             return (match, state.records.values.filter { $0.originalID == originalTransactionID })
         }
         guard let (subscription, history) = found else {
+            if let shared = try sharedRenewalInfo(originalTransactionID: originalTransactionID) { return shared }
             throw StoreSimulatorError(
                 .noSubscription,
                 "no subscription began with transaction \(originalTransactionID); list them with subscriptions(of:)")
         }
         return try signedRenewalInfo(subscription, history: history)
+    }
+
+    /// The renewal info of a family member's shared subscription, whose first shared transaction is
+    /// `originalTransactionID`: the purchaser's subscription's, under the member's original transaction identifier
+    /// (the subscription, its renewal settings and billing are the purchaser's). `nil` when it is no such transaction.
+    private func sharedRenewalInfo(originalTransactionID: UInt64) throws(StoreSimulatorError)
+        -> StoreSignedValue<JWSRenewalInfo>?
+    {
+        let found = state.withLock { state -> (SubscriptionState, [TransactionRecord])? in
+            guard let first = state.records[originalTransactionID], first.originalID == originalTransactionID,
+                first.productType == .autoRenewableSubscription, let sourceID = first.sharedFromID,
+                let source = state.records[sourceID]
+            else { return nil }
+            var match: SubscriptionState?
+            state.subscriptions.visit { if $0.originalID == source.originalID { match = $0 } }
+            guard let match else { return nil }
+            return (match, state.records.values.filter { $0.originalID == source.originalID })
+        }
+        guard let (subscription, history) = found else { return nil }
+        var payload = payloadMapping.renewalInfo(subscription, history: history, signedDate: clock.now)
+        payload.originalTransactionId = String(originalTransactionID)
+        return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
     }
 
     /// The renewal info of an account's subscription in a group, signed, with its payload.

@@ -514,6 +514,7 @@ extension StoreState {
                 }
                 records[running.latestRecordID]?.isUpgraded = true
                 records[running.latestRecordID]?.cancellationDate = now
+                mirrorShares(of: running.latestRecordID)
                 replaced = running.productID
             }
             let introOffer =
@@ -556,10 +557,12 @@ extension StoreState {
                 kind = .subscribed(resubscribed: previous != nil)
             }
             report(kind, at: now, of: subscription)
+            shareWithFamily(recordID, as: .subscribed(resubscribed: false), at: now)
             return recordID
         }
         records[recordID] = record
         report(.oneTimePurchase, at: now, transactionID: recordID, subscription: nil)
+        shareWithFamily(recordID, as: .oneTimePurchase, at: now)
         return recordID
     }
 }

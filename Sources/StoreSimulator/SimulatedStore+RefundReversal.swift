@@ -51,6 +51,10 @@ extension SimulatedStore {
                 let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }
                 state.report(.refundReversed, at: now, transactionID: id, subscription: subscription)
             }
+            // The members' transactions the refund revoked stay revoked; the family shares the purchase again.
+            state.shareWithFamily(
+                id, as: record.productType == .nonConsumable ? .oneTimePurchase : .subscribed(resubscribed: false),
+                at: now)
             return record
         }
         broadcast(.refundReversed([record.id]), account: record.account)

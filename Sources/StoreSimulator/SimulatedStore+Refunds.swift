@@ -36,6 +36,12 @@ extension SimulatedStore {
             guard record.cancellationDate == nil else {
                 throw StoreSimulatorError(.invalidAction, "transaction \(id) was already refunded or cancelled")
             }
+            if let source = record.sharedFromID {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "transaction \(id) is shared through Family Sharing by transaction \(source); refund that one, "
+                        + "or take the account out of the family")
+            }
             record.cancellationDate = now
             record.revocationReason = reason
             state.records[id] = record
@@ -66,6 +72,7 @@ extension SimulatedStore {
                 let subscription = (try? state.subscriptionKey(forTransaction: id)).flatMap { state.subscriptions[$0] }
                 state.report(.refunded(reason), at: now, transactionID: id, subscription: subscription)
             }
+            state.revokeShares(of: id, at: now)
             return (record, revoked)
         }
         if !revoked.isEmpty { broadcast(.entitlementsRevoked(revoked), account: record.account) }

@@ -43,6 +43,7 @@ extension SimulatedStore {
             if var latest = state.records[subscription.latestRecordID] {
                 latest.expirationDate = subscription.expiresAt
                 state.records[latest.id] = latest
+                state.mirrorShares(of: latest.id)
             }
             state.subscriptions[key] = subscription
             state.report(.renewalDateExtended(seconds: interval), at: now, of: subscription)

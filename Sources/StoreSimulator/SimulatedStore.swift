@@ -47,6 +47,9 @@ public final class SimulatedStore: Sendable {
     let changeObservers = Mutex<(next: UInt64, handlers: [UInt64: @Sendable (StoreChange) -> Void])>((1, [:]))
     /// Whether any handler is added with ``addChangeObserver(_:)``: read without a lock after every change.
     let observingChanges = Atomic<Bool>(false)
+    /// Whether any account was ever put in a family: read without a lock after every change, so that a store with no
+    /// families pays one atomic read for Family Sharing.
+    let familiesInUse: Atomic<Bool>
     /// The journal of a store opened from a state file; `nil` for an in-memory store, which then pays nothing for it.
     let journal: StoreJournal?
     /// Who hears that the clock moved.
@@ -87,6 +90,7 @@ public final class SimulatedStore: Sendable {
         self.jwsSigner = jwsSigner
         self.clock = clock
         self.lane = StoreLane(mode: lane)
+        self.familiesInUse = Atomic(!state.families.isEmpty)
         self.state = Mutex(state)
         self.journal = journal
     }

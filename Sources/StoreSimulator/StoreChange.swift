@@ -5,6 +5,11 @@ public import StoreModels
 /// purchase, renewal, billing issue, expiry, refund and change of renewal settings, once each, in the order the store
 /// applied them.
 ///
+/// A purchase or renewal shared through Family Sharing is told once more for each other member of the purchaser's
+/// family, with the same kind (``Kind/oneTimePurchase``, ``Kind/subscribed(resubscribed:)``, ``Kind/renewed``), the
+/// member's account and the member's own transaction (``StoreModels/TransactionRecord/isFamilyShared``), and no
+/// subscription: the subscription is the purchaser's.
+///
 /// A change carries the transaction and the subscription as they stood right after it, so that what is told or signed
 /// of it is of its moment even when the store has moved on since (a move of the clock by a year makes twelve renewals
 /// before anyone hears of the first): sign them with ``SimulatedStore/signedTransactionValue(of:signedAt:)`` and
@@ -77,6 +82,10 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case priceIncreaseDeclined
         /// The renewal date of an active subscription moved later by `seconds`, at no charge.
         case renewalDateExtended(seconds: TimeInterval)
+        /// A family member's shared transaction (``StoreModels/TransactionRecord/isFamilyShared``) was revoked: the
+        /// purchaser was refunded, or the purchaser or the member left the family. The transaction carries its
+        /// revocation date.
+        case familyRevoked
     }
 
     /// What changed.
@@ -129,6 +138,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case .priceIncreaseConsented: "priceIncreaseConsented"
         case .priceIncreaseDeclined: "priceIncreaseDeclined"
         case .renewalDateExtended(let seconds): "renewalDateExtended(\(seconds)s)"
+        case .familyRevoked: "familyRevoked"
         }
     }
 

@@ -71,6 +71,10 @@ enum StoreCommand: Sendable {
     case requestRefund(UInt64, reason: RefundRequestReason)
     /// ``SimulatedStore/declineRefund(_:)``.
     case declineRefund(UInt64)
+    /// ``SimulatedStore/joinFamily(_:account:)``.
+    case joinFamily(String, account: String)
+    /// ``SimulatedStore/leaveFamily(account:)``.
+    case leaveFamily(account: String)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -105,6 +109,8 @@ enum StoreCommand: Sendable {
         case reverseRefund = 29
         case requestRefund = 30
         case declineRefund = 31
+        case joinFamily = 32
+        case leaveFamily = 33
     }
 
     // MARK: Encoding
@@ -208,6 +214,13 @@ enum StoreCommand: Sendable {
             writer.string(reason.rawValue)
         case .declineRefund(let id):
             writer.identified(.declineRefund, time, id)
+        case .joinFamily(let family, let account):
+            writer.header(.joinFamily, time)
+            writer.string(family)
+            writer.string(account)
+        case .leaveFamily(let account):
+            writer.header(.leaveFamily, time)
+            writer.string(account)
         }
     }
 
@@ -338,6 +351,10 @@ enum StoreCommand: Sendable {
             command = .requestRefund(id, reason: reason)
         case .declineRefund:
             command = .declineRefund(try reader.uint64("the transaction"))
+        case .joinFamily:
+            command = .joinFamily(try reader.string("the family"), account: try reader.string("the account"))
+        case .leaveFamily:
+            command = .leaveFamily(account: try reader.string("the account"))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

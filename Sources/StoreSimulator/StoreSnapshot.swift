@@ -110,6 +110,8 @@ struct StoreSnapshot: Codable, Sendable {
     var settings: StoreSettings
     /// The settings accounts carry themselves; absent from the snapshots of earlier releases.
     var accountSettings: [String: AccountSettings]?
+    /// The family of each account in one; absent from the snapshots of earlier releases and of stores with none.
+    var families: [String: String]?
     var nextTransactionID: UInt64
     var nextWebOrderLineItemID: UInt64
     /// The history, by identifier.
@@ -129,6 +131,7 @@ struct StoreSnapshot: Codable, Sendable {
         self.configuration = StoredConfiguration(state.configuration)
         self.settings = state.settings
         self.accountSettings = state.accountSettings.isEmpty ? nil : state.accountSettings
+        self.families = state.families.isEmpty ? nil : state.families
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
@@ -152,6 +155,7 @@ struct StoreSnapshot: Codable, Sendable {
         var state = StoreState(configuration: configuration.configuration, retention: retention)
         state.settings = settings
         state.accountSettings = accountSettings ?? [:]
+        state.families = families ?? [:]
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = RecordTable(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))

@@ -221,6 +221,7 @@ extension StoreState {
 
         outcome.events.append(event(kind, subscription, at: date, transactionID: record.id))
         report(kind == .recovered ? .billingRecovered : .renewed, at: date, of: subscription)
+        shareWithFamily(record.id, as: .renewed, at: date)
         deliver(record, transactionDate: date, to: deviceIDs, into: &outcome)
     }
 
@@ -246,6 +247,7 @@ extension StoreState {
             if reason == .expiredByTest {
                 records[id]?.autoRenewEnabled = false
                 if let end = records[id]?.expirationDate, end > date { records[id]?.expirationDate = date }
+                mirrorShares(of: id)
             }
         }
         outcome.events.append(event(.expired(reason), subscription, at: date))

@@ -129,6 +129,11 @@ struct StoreState: Sendable {
     var dueEventTimer: DueEventTimer?
     /// The changes applied and not yet told, while anyone observes them.
     var changes = PendingChanges()
+    /// The family each account is in, by account; an account in no family is not listed.
+    var families: [String: String] = [:]
+    /// What the devices of family members are to hear of transactions shared with them or revoked, in the order the
+    /// store made them, until the store sends it (``SimulatedStore/tellChanges()``).
+    var familyOutbox: [(deviceID: String, event: DeviceEvent)] = []
 
     init(configuration: StoreConfiguration, retention: HistoryRetention) {
         self.configuration = configuration

@@ -3,7 +3,7 @@ import Ledger
 import StoreModels
 
 /// A store's state as tables of a state file (format 2, docs/durable-state.md): a row per record, device, subscription,
-/// account with its own settings, used offer nonce and expired receipt, one row each for the catalog, the settings and
+/// account with its own settings, account in a family, used offer nonce and expired receipt, one row each for the catalog, the settings and
 /// the scripted outcomes, and meta values for the counters, the retention, the store time and the journal position the
 /// tables include.
 ///
@@ -21,6 +21,9 @@ struct StoreTables: Sendable {
         case accounts = "openstorekit.store.accounts"
         case nonces = "openstorekit.store.nonces"
         case expiredReceipts = "openstorekit.store.expired-receipts"
+        /// An account's family: the key is the account, the value the family's name in UTF-8. Absent from files
+        /// written before Family Sharing, which read as having no families.
+        case families = "openstorekit.store.families"
     }
 
     /// Meta keys of the scalar parts.
@@ -45,6 +48,7 @@ struct StoreTables: Sendable {
     private var values: [String: [UInt8]] = [:]
     private var devices: [String: [UInt8]] = [:]
     private var accounts: [String: [UInt8]] = [:]
+    private var families: [String: [UInt8]] = [:]
     private var nonces = Set<String>()
     private var expiredReceipts = Set<String>()
     private var counters: [String: Int64] = [:]
@@ -137,6 +141,16 @@ struct StoreTables: Sendable {
                 tables.accounts[key] = bytes
                 state.accountSettings[key] = try JSONDecoder().decode(AccountSettings.self, from: Data(bytes))
             }
+            table = .families
+            try txn.forEach(in: Table.families.rawValue) { key, bytes in
+                row = key
+                guard let family = String(validating: bytes, as: UTF8.self), SimulatedStore.isFamilyName(family)
+                else {
+                    throw Unreadable(description: "the family's name is not UTF-8 text without control characters")
+                }
+                tables.families[key] = bytes
+                state.families[key] = family
+            }
             table = .nonces
             try txn.forEach(in: Table.nonces.rawValue) { key, _ in tables.nonces.insert(key) }
             state.usedNonces = tables.nonces
@@ -184,6 +198,11 @@ struct StoreTables: Sendable {
     private struct Missing: Error, CustomStringConvertible {
         let what: String
         var description: String { "\(what) is missing" }
+    }
+
+    /// A part of the tables that is there but cannot be read.
+    private struct Unreadable: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// The key of a subscription slot's row: its number, zero-padded so that keys sort by slot.
@@ -242,7 +261,8 @@ struct StoreTables: Sendable {
         try txn.put(writer.bytes, forKey: RecordRow.key(record.id), in: Table.records.rawValue)
     }
 
-    /// The parts compared with what the file holds: counters, values, devices, accounts, nonces, expired receipts.
+    /// The parts compared with what the file holds: counters, values, devices, accounts, families, nonces, expired
+    /// receipts.
     private mutating func writeSmallParts(
         _ txn: borrowing LedgerWriteTransaction, state: StoreState, time: Date, through: Int64, encoder: JSONEncoder
     ) throws {
@@ -292,6 +312,19 @@ struct StoreTables: Sendable {
         for account in accounts.keys where !seen.contains(account) {
             _ = try txn.remove(forKey: account, in: Table.accounts.rawValue)
             accounts[account] = nil
+        }
+
+        seen = []
+        for (account, family) in state.families {
+            seen.insert(account)
+            let bytes = Array(family.utf8)
+            guard families[account] != bytes else { continue }
+            try txn.put(bytes, forKey: account, in: Table.families.rawValue)
+            families[account] = bytes
+        }
+        for account in families.keys where !seen.contains(account) {
+            _ = try txn.remove(forKey: account, in: Table.families.rawValue)
+            families[account] = nil
         }
 
         try Self.sync(txn, &nonces, to: state.usedNonces, in: .nonces)

@@ -20,6 +20,8 @@ struct NotificationFeedTests {
         let example = RepositoryFiles.example("Server/lifecycle.feed")
         let text = try String(contentsOf: example, encoding: .utf8)
         #expect(try FeedParser(file: "lifecycle.feed").validate(text) > 20)
+        let family = try String(contentsOf: RepositoryFiles.example("Server/family.feed"), encoding: .utf8)
+        #expect(try FeedParser(file: "family.feed").validate(family) > 20)
     }
 
     @Test("A run without the server refuses the feed before any step, naming the line and --serve")

@@ -89,6 +89,23 @@ import Testing
             #expect(events.allSatisfy { $0["verified"] as? Bool == true && $0["accepted"] as? Bool == true })
         }
 
+        @Test func theFamilyFeedGetsEachMembersSharedTransactionAndItsRevocation() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let log = directory.file("log.jsonl")
+            let feed = RepositoryFiles.example("Server/family.feed").path
+            let run = await Self.run(["run", feed, "--serve", "--port", "0", "--log", log])
+            #expect(run.code == 0, "\(run.err)")
+            #expect(run.err.contains("PASS"))
+            let events = try Self.notificationEvents(log)
+            #expect(
+                events.map(Self.kind) == [
+                    "ONE_TIME_CHARGE", "ONE_TIME_CHARGE", "REFUND", "REVOKE", "ONE_TIME_CHARGE", "ONE_TIME_CHARGE",
+                    "REVOKE",
+                ])
+            #expect(events.allSatisfy { $0["verified"] as? Bool == true && $0["accepted"] as? Bool == true })
+        }
+
         @Test func aFailedExpectationNamesItsLineAndWhatArrivedInstead() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
