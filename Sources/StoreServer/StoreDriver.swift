@@ -80,11 +80,12 @@
         static func notification(for change: StoreChange) -> PendingNotification? {
             let transactionID = change.transaction.id
             let originalID = change.originalTransactionID
-            // A member's shared subscription is the purchaser's: it is active while shared, over once revoked.
+            // A member's shared subscription is the purchaser's: it is active while shared, and revoked (5, as Get All
+            // Subscription Statuses says of it) once Family Sharing takes it back.
             let shared =
                 change.transaction.isFamilyShared && change.transaction.productType == .autoRenewableSubscription
             let status =
-                change.subscription.map(Self.status) ?? (shared ? (change.kind == .familyRevoked ? 2 : 1) : nil)
+                change.subscription.map(Self.status) ?? (shared ? (change.kind == .familyRevoked ? 5 : 1) : nil)
             func make(_ type: String, _ subtype: String? = nil, status: Int? = status) -> PendingNotification {
                 PendingNotification(
                     type: type, subtype: subtype, transactionID: transactionID, originalID: originalID, status: status)

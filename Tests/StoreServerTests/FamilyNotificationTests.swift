@@ -70,7 +70,7 @@
                 #expect(revoke.transaction?["revocationType"] as? String == "FAMILY_REVOKE")
                 #expect(revoke.transaction?["revocationDate"] as? Int != nil)
             }
-            #expect(received[5].data["status"] as? Int == 2)
+            #expect(received[5].data["status"] as? Int == 5, "revoked, as Get All Subscription Statuses says")
 
             // Get Transaction History filters by ownership.
             for (ownership, expected) in [("FAMILY_SHARED", 2), ("PURCHASED", 0)] {
