@@ -65,6 +65,19 @@
             return body
         }
 
+        /// A string as a JSON string literal, quotes included: a value with nothing to escape (a compact JWS) copied
+        /// as it is after the scan eight bytes at a time of ``object(key:string:)``, any other escaped by
+        /// ``StoreModels/JSONValue/escaped(_:)``, as ``StoreModels/JSONObjectWriter`` escapes.
+        static func quoted(_ value: String) -> String {
+            var value = value
+            let plain = !value.withUTF8(needsEscaping)
+            var text = "\""
+            text.reserveCapacity(value.utf8.count + 2)
+            text += plain ? value : JSONValue.escaped(value)
+            text += "\""
+            return text
+        }
+
         /// Whether any byte is one JSON escapes in a string: below 0x20, `"` (0x22) or `\` (0x5C).
         private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             let ones: UInt64 = 0x0101_0101_0101_0101

@@ -124,7 +124,7 @@
         {
             let jws: String
             do {
-                jws = try signer.sign(payload)
+                jws = try signer.sign(payloadJSON: payload.json)
             } catch {
                 throw APIError.generalInternal
             }

@@ -74,10 +74,8 @@ extension SimulatedStore {
         -> StoreSignedValue<JWSRenewalInfo>
     {
         let found = state.withLock { state -> (SubscriptionState, [TransactionRecord])? in
-            var match: SubscriptionState?
-            state.subscriptions.visit { if $0.originalID == originalTransactionID { match = $0 } }
-            guard let match else { return nil }
-            return (match, state.records.values.filter { $0.originalID == originalTransactionID })
+            guard let match = state.subscription(originalID: originalTransactionID) else { return nil }
+            return (match, state.records(of: match.account).filter { $0.originalID == originalTransactionID })
         }
         guard let (subscription, history) = found else {
             if let shared = try sharedRenewalInfo(originalTransactionID: originalTransactionID) { return shared }

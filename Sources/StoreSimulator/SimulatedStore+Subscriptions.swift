@@ -11,7 +11,7 @@ extension SimulatedStore {
     /// The subscriptions of an account, one per group, by group identifier.
     public func subscriptions(of account: String = SimulatedStore.defaultAccount) -> [SubscriptionState] {
         state.withLock { state in
-            state.subscriptions.values.filter { $0.account == account }.sorted { $0.groupID < $1.groupID }
+            state.subscriptions.values(of: account).sorted { $0.groupID < $1.groupID }
         }
     }
 

@@ -19,4 +19,17 @@ extension StoreState {
     func ownedRecord(of account: String, productID: String) -> TransactionRecord? {
         records.first(of: account, productID: productID) { $0.isOwned }
     }
+
+    /// The subscription that began with a transaction: looked for among the subscriptions of that transaction's
+    /// account, then, if it is not there (no such record), among every subscription.
+    func subscription(originalID: UInt64) -> SubscriptionState? {
+        if let account = records[originalID]?.account,
+            let match = subscriptions.values(of: account).last(where: { $0.originalID == originalID })
+        {
+            return match
+        }
+        var match: SubscriptionState?
+        subscriptions.visit { if $0.originalID == originalID { match = $0 } }
+        return match
+    }
 }

@@ -28,6 +28,11 @@ struct SubscriptionBook: Sendable, Codable {
     private var scheduled: [Double?] = []
     private var heap: [Entry] = []
     private var nextSequence: UInt64 = 0
+    /// The account each slot is listed under in ``accountSlots`` (`nil` until the slot first holds a subscription).
+    private var slotAccounts: [String?] = []
+    /// The slots of each account's subscriptions, so that one account's subscriptions are found without a look at
+    /// every subscription of the store. Derived from the states: not encoded, rebuilt on decoding.
+    private var accountSlots: [String: [Int]] = [:]
     /// Whether writes note the slots they change, so that a state file's table of subscriptions is brought up to date
     /// row by row (``takeChanges()``); off for an in-memory store.
     var tracksChanges = false
@@ -47,6 +52,7 @@ struct SubscriptionBook: Sendable, Codable {
                 slots[key] = slot
                 states.append(nil)
                 scheduled.append(nil)
+                slotAccounts.append(nil)
                 self[slot: slot] = newValue
             }
         }
@@ -58,6 +64,7 @@ struct SubscriptionBook: Sendable, Codable {
         set {
             if tracksChanges { changedSlots.insert(slot) }
             states[slot] = newValue
+            if let newValue, slotAccounts[slot] != newValue.account { listSlot(slot, under: newValue.account) }
             let due = newValue?.nextEventDate?.timeIntervalSinceReferenceDate
             guard scheduled[slot] != due else { return }
             scheduled[slot] = due
@@ -68,6 +75,19 @@ struct SubscriptionBook: Sendable, Codable {
 
     /// Every subscription, in no particular order.
     var values: [SubscriptionState] { states.compactMap { $0 } }
+
+    /// The subscriptions of one account, in no particular order, found through the account's slots.
+    func values(of account: String) -> [SubscriptionState] {
+        guard let listed = accountSlots[account] else { return [] }
+        return listed.compactMap { slot in states[slot].flatMap { $0.account == account ? $0 : nil } }
+    }
+
+    /// Lists a slot under the account of the subscription it now holds (a slot's key names one account, so this
+    /// happens once per slot).
+    private mutating func listSlot(_ slot: Int, under account: String) {
+        slotAccounts[slot] = account
+        accountSlots[account, default: []].append(slot)
+    }
 
     /// Calls `body` with every subscription, in no particular order, without copying them into an array.
     func visit(_ body: (SubscriptionState) -> Void) {
@@ -108,6 +128,8 @@ struct SubscriptionBook: Sendable, Codable {
         states.removeAll()
         scheduled.removeAll()
         heap.removeAll()
+        slotAccounts.removeAll()
+        accountSlots.removeAll()
     }
 
     /// Forgets the subscriptions that match.
@@ -218,9 +240,34 @@ extension SubscriptionBook {
             slots[row.key] = slot
             states.append(row.state)
             scheduled.append(row.due)
+            slotAccounts.append(nil)
+            if let account = row.state?.account { listSlot(slot, under: account) }
             if let due = row.due { push(Entry(due: due, sequence: row.sequence ?? 0, slot: slot)) }
         }
         self.nextSequence = nextSequence
+    }
+
+    /// Decodes a book encoded by ``encode(to:)`` (or in the earlier form, with every heap entry), and lists its
+    /// slots by account again.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        slots = try container.decode([String: Int].self, forKey: .slots)
+        states = try container.decode([SubscriptionState?].self, forKey: .states)
+        scheduled = try container.decode([Double?].self, forKey: .scheduled)
+        heap = try container.decode([Entry].self, forKey: .heap)
+        nextSequence = try container.decode(UInt64.self, forKey: .nextSequence)
+        guard scheduled.count == states.count, slots.values.allSatisfy(states.indices.contains),
+            heap.allSatisfy({ states.indices.contains($0.slot) })
+        else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "the subscriptions' slots, schedule and heap do not match"))
+        }
+        slotAccounts = Array(repeating: nil, count: states.count)
+        for (slot, state) in states.enumerated() {
+            if let account = state?.account { listSlot(slot, under: account) }
+        }
     }
 
     /// What changed since the last call: whether every subscription was forgotten first, then the slots written

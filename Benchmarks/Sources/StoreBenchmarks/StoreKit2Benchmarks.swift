@@ -96,7 +96,7 @@ final class StoreKit2PurchaseRun: @unchecked Sendable {
             done.store(true, ordering: .releasing)
         }
         while !done.load(ordering: .acquiring) {
-            RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
         }
         return box.value!
     }
