@@ -97,10 +97,8 @@ extension SimulatedStore {
                 first.productType == .autoRenewableSubscription, let sourceID = first.sharedFromID,
                 let source = state.records[sourceID]
             else { return nil }
-            var match: SubscriptionState?
-            state.subscriptions.visit { if $0.originalID == source.originalID { match = $0 } }
-            guard let match else { return nil }
-            return (match, state.records.values.filter { $0.originalID == source.originalID })
+            guard let match = state.subscription(originalID: source.originalID) else { return nil }
+            return (match, state.records(of: match.account).filter { $0.originalID == source.originalID })
         }
         guard let (subscription, history) = found else { return nil }
         var payload = payloadMapping.renewalInfo(subscription, history: history, signedDate: clock.now)

@@ -12,8 +12,8 @@ public import StoreModels
 ///
 /// A change carries the transaction and the subscription as they stood right after it, so that what is told or signed
 /// of it is of its moment even when the store has moved on since (a move of the clock by a year makes twelve renewals
-/// before anyone hears of the first): sign them with ``SimulatedStore/signedTransactionValue(of:signedAt:)`` and
-/// ``SimulatedStore/signedRenewalInfoValue(of:signedAt:)``, at ``date``.
+/// before anyone hears of the first): sign them with ``SimulatedStore/signedTransactionValue(of:)`` and
+/// ``SimulatedStore/signedRenewalInfoValue(of:)``, which sign at ``date``.
 public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
     /// How a purchase of a subscription stands to the subscription the account had in the group.
     public enum ProductChange: Sendable, Hashable {
