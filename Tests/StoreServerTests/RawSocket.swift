@@ -23,13 +23,13 @@
                     connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard connected == 0 else {
-                close(descriptor)
-                throw POSIXError(.ECONNREFUSED)
-            }
+            // No close here: the object is whole, so throwing runs deinit, which closes the descriptor. Closing it
+            // twice would close whatever a parallel test opened under the same number in between (a server's
+            // listening socket, say).
+            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         }
 
-        deinit { close(descriptor) }
+        deinit { if descriptor >= 0 { close(descriptor) } }
 
         /// Sends bytes; returns false when the peer has closed.
         @discardableResult
