@@ -276,13 +276,11 @@ extension BenchmarkSuite {
                     connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard connected == 0 else {
-                close(descriptor)
-                return nil
-            }
+            // No close here: returning nil from a whole object runs deinit, which closes the descriptor once.
+            guard connected == 0 else { return nil }
         }
 
-        deinit { close(descriptor) }
+        deinit { if descriptor >= 0 { close(descriptor) } }
 
         /// Sends the request and returns the response's status (0 on a broken connection).
         ///
