@@ -9,13 +9,11 @@ everything matched, 1 with the first mismatch otherwise.
 """
 
 import datetime
-import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 import urllib.request
 
 import jwt
@@ -29,36 +27,15 @@ from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtend
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509 import load_pem_x509_certificate
 
-BUNDLE = "com.example.app"
+from crosscheck import BUNDLE, CHECKS, Receiver, check, start_receiver, test_root_verifier
+
 ISSUER = "57246542-96fe-1a63-e053-0824d011072a"
 KEY_ID = "CROSSCHECK"
 CONTROL_TOKEN = "cross-check-control"
 MONTHLY = "com.example.premium.monthly"
-CHECKS = []
-
-
-def check(condition, what):
-    CHECKS.append(what)
-    if not condition:
-        raise SystemExit("FAIL: " + what)
-
-
-class Receiver(http.server.BaseHTTPRequestHandler):
-    bodies = []
-
-    def do_POST(self):
-        length = int(self.headers.get("Content-Length", "0"))
-        Receiver.bodies.append(json.loads(self.rfile.read(length)))
-        self.send_response(200)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
 
 
 class StoreClockClient(AppStoreServerAPIClient):
@@ -84,11 +61,10 @@ def main():
     key_file = os.path.join(work, "AuthKey_%s.p8" % KEY_ID)
     with open(key_file, "wb") as f:
         f.write(key_pem)
-    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    notifications_url = start_receiver()
     server = subprocess.Popen(
         [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
-         "--notifications-url", "http://127.0.0.1:%d/notifications" % receiver.server_address[1],
+         "--notifications-url", notifications_url,
          "--control-token", CONTROL_TOKEN],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
@@ -111,9 +87,7 @@ def run(base, key_pem):
             text = response.read()
             return json.loads(text) if text else None
 
-    with open(sys.argv[2], "rb") as f:
-        root = load_pem_x509_certificate(f.read()).public_bytes(serialization.Encoding.DER)
-    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE)
+    verifier = test_root_verifier(sys.argv[2])
     client = StoreClockClient(control, key_pem, KEY_ID, ISSUER, BUNDLE, Environment.SANDBOX)
     client._base_url = base
 

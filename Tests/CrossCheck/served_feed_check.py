@@ -7,39 +7,12 @@ second argument, Receipts/jws/root.pem), environment Sandbox. The notifications 
 `expect notification` lines, in their order. Exits 0 when everything matched, 1 with the first mismatch otherwise.
 """
 
-import http.server
-import json
 import subprocess
 import sys
-import threading
 
-from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
-from cryptography.hazmat.primitives import serialization
-from cryptography.x509 import load_pem_x509_certificate
+from crosscheck import BUNDLE, CHECKS, Receiver, check, start_receiver, test_root_verifier
 
-BUNDLE = "com.example.app"
 KEYWORDS = {"for", "product", "status"}
-CHECKS = []
-
-
-def check(condition, what):
-    CHECKS.append(what)
-    if not condition:
-        raise SystemExit("FAIL: " + what)
-
-
-class Receiver(http.server.BaseHTTPRequestHandler):
-    bodies = []
-
-    def do_POST(self):
-        length = int(self.headers.get("Content-Length", "0"))
-        Receiver.bodies.append(json.loads(self.rfile.read(length)))
-        self.send_response(200)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
 
 
 def expected_notifications(feed):
@@ -59,26 +32,22 @@ def expected_notifications(feed):
 
 def main():
     executable, root_pem, feed = sys.argv[1], sys.argv[2], sys.argv[3]
-    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
-    url = "http://127.0.0.1:%d/notifications" % receiver.server_address[1]
+    url = start_receiver()
     run = subprocess.run([executable, "run", feed, "--serve", "--port", "0", "--notifications-url", url],
                          capture_output=True, text=True, timeout=300)
     check(run.returncode == 0, "the served feed passes (exit %d): %s" % (run.returncode, run.stderr.strip()))
     check(run.stdout.startswith("http://127.0.0.1:"), "the first line is the base URL: " + run.stdout.strip())
     check("PASS " + feed in run.stderr, "the verdict is PASS")
 
-    with open(root_pem, "rb") as f:
-        root = load_pem_x509_certificate(f.read()).public_bytes(serialization.Encoding.DER)
-    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE)
+    signed = test_root_verifier(root_pem)
     received = []
     for body in Receiver.bodies:
-        payload = verifier.verify_and_decode_notification(body["signedPayload"])
+        payload = signed.verify_and_decode_notification(body["signedPayload"])
         received.append(payload.notificationType.value + ("/" + payload.subtype.value if payload.subtype else ""))
         check(payload.data is not None and payload.data.bundleId == BUNDLE, "a notification's data names the app")
-        transaction = verifier.verify_and_decode_signed_transaction(payload.data.signedTransactionInfo)
+        transaction = signed.verify_and_decode_signed_transaction(payload.data.signedTransactionInfo)
         if payload.data.signedRenewalInfo:
-            renewal = verifier.verify_and_decode_renewal_info(payload.data.signedRenewalInfo)
+            renewal = signed.verify_and_decode_renewal_info(payload.data.signedRenewalInfo)
             check(renewal.originalTransactionId == transaction.originalTransactionId,
                   "a notification's renewal info is its transaction's subscription's")
     expected = expected_notifications(feed)
