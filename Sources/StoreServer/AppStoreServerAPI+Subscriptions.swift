@@ -7,12 +7,10 @@
     extension AppStoreServerAPI {
         /// The status Apple gives a subscription: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
         func status(of subscription: SubscriptionState) -> Int {
-            switch subscription.phase {
-            case .active: return 1
-            case .billingRetry: return 3
-            case .gracePeriod: return 4
-            case .expired: return store.transaction(subscription.latestRecordID)?.cancellationDate == nil ? 2 : 5
-            }
+            StoreDriver.status(
+                subscription,
+                revoked: subscription.phase == .expired
+                    && store.transaction(subscription.latestRecordID)?.cancellationDate != nil)
         }
 
         /// Get All Subscription Statuses: one item per subscription of the customer, by group.

@@ -85,7 +85,7 @@
             let shared =
                 change.transaction.isFamilyShared && change.transaction.productType == .autoRenewableSubscription
             let status =
-                change.subscription.map(Self.status) ?? (shared ? (change.kind == .familyRevoked ? 5 : 1) : nil)
+                change.subscription.map { Self.status($0) } ?? (shared ? (change.kind == .familyRevoked ? 5 : 1) : nil)
             func make(_ type: String, _ subtype: String? = nil, status: Int? = status) -> PendingNotification {
                 PendingNotification(
                     type: type, subtype: subtype, transactionID: transactionID, originalID: originalID, status: status)
@@ -149,12 +149,12 @@
             }
         }
 
-        /// The status Get All Subscription Statuses gives a subscription: 1 active, 2 expired, 3 billing retry, 4 grace
-        /// period.
-        static func status(_ subscription: SubscriptionState) -> Int {
+        /// The status Apple gives a subscription: 1 active, 2 expired, 3 billing retry, 4 billing grace period, and 5
+        /// for an expired one whose latest period was `revoked` (refunded).
+        static func status(_ subscription: SubscriptionState, revoked: Bool = false) -> Int {
             switch subscription.phase {
             case .active: 1
-            case .expired: 2
+            case .expired: revoked ? 5 : 2
             case .billingRetry: 3
             case .gracePeriod: 4
             }
