@@ -1,6 +1,7 @@
 import Dispatch
 import FeedRunner
 import Foundation
+import StoreModels
 import Synchronization
 
 /// The `openstorekit` command: argument parsing and the commands, as a library so tests can run it.
@@ -72,7 +73,8 @@ public struct CommandLineTool: Sendable {
             case "--version", "version":
                 let options = try Arguments(rest, command: "version")
                 guard options.operands.isEmpty else { throw UsageError("version takes no operands") }
-                output.out(options.wantsHelp ? Help.command("version") ?? "" : "openstorekit \(Help.version)\n")
+                output.out(
+                    options.wantsHelp ? Help.command("version") ?? "" : "openstorekit \(OpenStoreKitRelease.version)\n")
                 return 0
             case "help":
                 let options = try Arguments(rest, command: "help")

@@ -2,9 +2,6 @@
 enum Help {
     static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "help", "version"]
 
-    /// The release of the command, printed by `openstorekit --version`.
-    static let version = "0.1.0"
-
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
