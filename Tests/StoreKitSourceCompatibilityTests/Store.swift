@@ -1,6 +1,8 @@
-// An app's store, written for iOS with StoreKit 2 as Apple's sample code writes it. This file compiles unchanged on
-// Linux against the project's `StoreKit` product; keep it free of anything iOS would not compile.
+// An app's store, written for iOS with StoreKit 2 as Apple's sample code writes it, observable with Observation (Combine's
+// `ObservableObject` does not exist on Linux). This file compiles unchanged on Linux against the project's `StoreKit`
+// product; keep it free of anything iOS would not compile.
 import Foundation
+import Observation
 import StoreKit
 
 typealias Transaction = StoreKit.Transaction
@@ -11,6 +13,7 @@ enum StoreError: Error {
     case failedVerification
 }
 
+@Observable
 @MainActor
 final class Store {
     private(set) var consumables: [Product] = []
@@ -26,8 +29,8 @@ final class Store {
     /// Transactions the updates listener delivered, by product identifier, in order.
     private(set) var deliveredByListener: [String] = []
 
-    private var updateListenerTask: Task<Void, Never>?
-    private let productIDs: [String: String]
+    @ObservationIgnored private var updateListenerTask: Task<Void, Never>?
+    @ObservationIgnored private let productIDs: [String: String]
 
     init(productIDs: [String: String]) {
         self.productIDs = productIDs

@@ -1,8 +1,10 @@
 // Tests of the iOS store class, driven with SKTestSession as on iOS. The one line iOS does not have binds StoreKit 2
 // to a store of the test's own (`StoreKitEnvironment.withStore`), so these tests run in parallel with every other.
 import Foundation
+import Observation
 import StoreKit
 import StoreKitTest
+import Synchronization
 import Testing
 
 @Suite("An iOS StoreKit 2 store class, unchanged, driven by SKTestSession", .timeLimit(.minutes(1)))
@@ -71,6 +73,27 @@ struct StoreTests {
         }
     }
 
+    @Test("The store is observable: a purchase tells whoever tracks the purchased products")
+    func observation() async throws {
+        let session = try makeSession()
+        try await StoreKitEnvironment.withStore(session.store) {
+            let store = Store(productIDs: Self.productIDs)
+            defer { store.stopListening() }
+            try await store.requestProducts()
+            let noAds = try #require(store.nonConsumables.first)
+            let changes = ChangeCount()
+            withObservationTracking {
+                _ = store.purchasedNonConsumables
+            } onChange: {
+                changes.add()
+            }
+            #expect(changes.value == 0)
+            _ = try #require(try await store.purchase(noAds))
+            #expect(changes.value == 1)
+            #expect(store.purchasedNonConsumables.map(\.id) == ["com.example.no-ads"])
+        }
+    }
+
     @Test("A subscription shows its status, and its renewal arrives through the updates listener")
     func subscription() async throws {
         let session = try makeSession()
@@ -125,4 +148,13 @@ struct StoreTests {
             #expect(try await store.isPurchased(try #require(store.nonConsumables.first)))
         }
     }
+}
+
+/// How many times an observation's `onChange` ran.
+private final class ChangeCount: Sendable {
+    private let count = Mutex(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    func add() { count.withLock { $0 += 1 } }
 }
