@@ -1,4 +1,4 @@
-/// The order in which ``LedgerReadTransaction/all(in:order:)`` and ``LedgerReadTransaction/forEach(in:order:_:)``
+/// The order in which `LedgerReadTransaction.all(in:order:)` and `LedgerReadTransaction.forEach(in:order:_:)`
 /// return a collection's records.
 public struct LedgerOrder: Hashable, Sendable, CustomStringConvertible {
     private enum Backing: Hashable { case key, insertion }

@@ -111,7 +111,7 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
 
     // MARK: Stamps
 
-    /// Whether `key` was stamped (``LedgerWriteTransaction/stamp(forKey:at:)``).
+    /// Whether `key` was stamped (`LedgerWriteTransaction.stamp(forKey:at:)`).
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func containsStamp(forKey key: String) throws(LedgerError) -> Bool {
         try store.stampTime(key: key) != nil

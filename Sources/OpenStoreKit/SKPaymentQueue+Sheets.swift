@@ -4,7 +4,7 @@ extension SKPaymentQueue {
     /// Shows the price-increase consent sheet if a price increase of the queue's account waits for consent (one the
     /// delegate deferred by answering `false` to `paymentQueueShouldShowPriceConsent(_:)`); does nothing otherwise.
     /// The delegate is not asked again. The simulated customer answers as the store's
-    /// ``StoreSimulator/StoreSettings/priceConsentAnswer`` says (``StoreSimulator/SimulatedStore/showPriceConsent(account:)``);
+    /// `StoreSettings.priceConsentAnswer` says (`SimulatedStore.showPriceConsent(account:)`);
     /// the sheet is shown on the store's lane.
     public func showPriceConsentIfNeeded() {
         store.lane.enqueue { [store, account] in store.showPriceConsent(account: account) }

@@ -6,14 +6,14 @@ import Synchronization
 /// The payment queue: where an app adds payments, hears about transactions and finishes them.
 ///
 /// A queue is one app's view of one store from one device. ``default()`` is the queue of iOS code, bound to
-/// ``StoreSimulator/SimulatedStore/default``; a test makes its own with ``init(store:deviceID:account:)``, so tests
+/// `SimulatedStore.default`; a test makes its own with ``init(store:deviceID:account:)``, so tests
 /// running in parallel never share state.
 ///
 /// Behaviour follows StoreKit's: observers are held weakly; `.purchasing` is reported in its own callback before the
 /// outcome; every state is reported once; finishing removes a transaction and reports it through
 /// `paymentQueue(_:removedTransactions:)`; a restore adds new `.restored` transactions and ends with exactly one of the
 /// finished or failed callbacks; unfinished transactions of a queue reopened for the same device are reported again
-/// when the first observer is added. Callbacks run on the store's ``StoreSimulator/StoreLane``: the main queue by
+/// when the first observer is added. Callbacks run on the store's `StoreLane`: the main queue by
 /// default, or the caller of `runUntilIdle()` for a manual store.
 public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     // @unchecked: mutable state lives in `state`, behind a mutex; observers and the delegate are only called on the
@@ -101,11 +101,11 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     private static let sharedDefault = SKPaymentQueue(store: .default)
 
-    /// The app's payment queue, bound to ``StoreSimulator/SimulatedStore/default``.
+    /// The app's payment queue, bound to `SimulatedStore.default`.
     public static func `default`() -> SKPaymentQueue { sharedDefault }
 
     /// Whether the device of ``default()`` may make payments: whether its account may (a child's account may carry
-    /// its own setting, ``StoreSimulator/SimulatedStore/updateAccountSettings(_:_:)``).
+    /// its own setting, `SimulatedStore.updateAccountSettings(_:_:)`).
     public static func canMakePayments() -> Bool { sharedDefault.canMakePayments() }
 
     /// Whether this queue's device may make payments: its account's own setting, else the store-wide one.

@@ -12,7 +12,7 @@ public final class SKProductsRequest: SKRequest, @unchecked Sendable {
     /// The identifiers asked for.
     public let productIdentifiers: Set<String>
 
-    /// Creates a request to ``StoreSimulator/SimulatedStore/default``.
+    /// Creates a request to `SimulatedStore.default`.
     public convenience init(productIdentifiers: Set<String>) {
         self.init(productIdentifiers: productIdentifiers, store: .default)
     }

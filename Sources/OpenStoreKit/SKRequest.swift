@@ -23,7 +23,7 @@ open class SKRequest: NSObject, @unchecked Sendable {
         self.store = store
     }
 
-    /// Creates a request to ``StoreSimulator/SimulatedStore/default``.
+    /// Creates a request to `SimulatedStore.default`.
     public override convenience init() {
         self.init(store: .default)
     }

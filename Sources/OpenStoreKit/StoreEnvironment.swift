@@ -18,7 +18,7 @@ public protocol StoreEnvironment: AnyObject, Sendable {
 
     /// The app receipt of a device as it stands now, signed.
     ///
-    /// - Throws: ``ReceiptKit/ReceiptError`` if it cannot be signed.
+    /// - Throws: `ReceiptError` if it cannot be signed.
     func appReceipt(deviceID: String) throws(ReceiptError) -> [UInt8]
 
     /// The identifier of a device as its receipts hash it: what a verifier checks a receipt's device hash against.

@@ -2,7 +2,7 @@ public import Foundation
 import StoreSimulator
 
 /// The App Store as StoreKit 2 names it: whether payments are allowed, the device's verification identifier, and a
-/// sync of transactions. It talks to the store bound with ``StoreKitEnvironment`` (``StoreSimulator/SimulatedStore/default``
+/// sync of transactions. It talks to the store bound with ``StoreKitEnvironment`` (`SimulatedStore.default`
 /// unless a test binds its own).
 public enum AppStore: Sendable {
     /// The server environment a signed value comes from.

@@ -1,7 +1,7 @@
 public import OpenStoreKit
 public import StoreSimulator
 
-/// Which store StoreKit 2's static API talks to: ``StoreSimulator/SimulatedStore/default`` (as the device of
+/// Which store StoreKit 2's static API talks to: `SimulatedStore.default` (as the device of
 /// `SKPaymentQueue.default()`), unless a task tree is bound to a store of its own.
 ///
 /// ```swift
@@ -39,6 +39,7 @@ public enum StoreKitEnvironment {
     ///   - deviceID: The device; the one of `SKPaymentQueue.default()` by default, so that a queue made with
     ///     `SKPaymentQueue(store: store)` is the same device.
     ///   - account: The App Store account the device is signed in to.
+    ///   - isolation: The actor `operation` runs on: the caller's, by default.
     ///   - operation: The work.
     /// - Returns: What `operation` returns.
     public static func withStore<Result>(

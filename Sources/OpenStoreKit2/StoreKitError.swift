@@ -3,7 +3,7 @@ public import Foundation
 /// An error of the StoreKit 2 API that is not about one purchase: a system failure, a network failure, a product
 /// not sold in the storefront, a user who cancelled.
 ///
-/// Values come from the store (a simulated failure, ``SKTestSession``'s `setSimulatedError(_:forAPI:)`, or a store
+/// Values come from the store (a simulated failure, `SKTestSession`'s `setSimulatedError(_:forAPI:)`, or a store
 /// operation that failed), as on iOS.
 public enum StoreKitError: Error, Sendable, LocalizedError {
     /// An unknown error.

@@ -52,7 +52,7 @@ public final class ConformanceChecker: Sendable {
     }
 
     /// Watches a payment queue: its transactions' states, and whether purchased and restored ones were delivered when
-    /// the store reported them finished (`isDelivered` answers that, e.g. from a ``DeliveryJournal`` or the app's own
+    /// the store reported them finished (`isDelivered` answers that, e.g. from a `DeliveryJournal` or the app's own
     /// records). The checker keeps the observer it adds.
     public func watch(_ queue: SKPaymentQueue, isDelivered: @escaping @Sendable (SKPaymentTransaction) -> Bool) {
         let watcher = QueueWatcher(checker: self, isDelivered: isDelivered)

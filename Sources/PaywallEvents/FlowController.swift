@@ -1,9 +1,9 @@
 /// A headless multi-screen flow: the screens of a paywall builder's flow, shown one after the other, reporting to a
 /// ``FlowControllerDelegate``.
 ///
-/// A harness drives it as a user and the host would (``appear()``, ``selectProduct(_:)``, ``tapPurchase(_:)``,
-/// ``tapRestore()``, ``nextScreen()``, ``tapClose()``, ...) and as the store answers (run the context's store).
-/// Purchases and restores go through the context's ``Purchases/PurchaseController`` and its payment queue. Each screen
+/// A harness drives it as a user and the host would (`appear()`, `selectProduct(_:)`, `tapPurchase(_:)`,
+/// `tapRestore()`, ``nextScreen()``, `tapClose()`, ...) and as the store answers (run the context's store).
+/// Purchases and restores go through the context's `PurchaseController` and its payment queue. Each screen
 /// shown sends `flow_screen_showed`, both to the library's own analytics
 /// (``PresentationContext/countedAnalytics``) and to the delegate. A successful purchase does not dismiss the flow.
 ///
@@ -16,7 +16,7 @@ public final class FlowController: PresentationController, PresentableController
     /// The app's delegate, held weakly.
     public weak var delegate: (any FlowControllerDelegate)?
 
-    /// Creates a controller; it does nothing until the host puts it on screen (``appear()``).
+    /// Creates a controller; it does nothing until the host puts it on screen (`appear()`).
     public init(
         configuration: PaywallConfiguration, context: PresentationContext, delegate: (any FlowControllerDelegate)?
     ) {

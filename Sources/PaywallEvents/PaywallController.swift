@@ -11,7 +11,7 @@ public final class PaywallController: PresentationController, PresentableControl
     /// The app's delegate, held weakly.
     public weak var delegate: (any PaywallControllerDelegate)?
 
-    /// Creates a controller; it does nothing until the host puts it on screen (``appear()``).
+    /// Creates a controller; it does nothing until the host puts it on screen (`appear()`).
     public init(
         configuration: PaywallConfiguration, context: PresentationContext, delegate: (any PaywallControllerDelegate)?
     ) {

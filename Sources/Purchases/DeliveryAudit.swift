@@ -8,7 +8,7 @@ import Synchronization
 /// journal): the app records each delivery through it, as ``PurchaseController`` does, or calls
 /// ``markDelivered(_:)`` itself. From then on, every `finishTransaction` of a purchased or restored transaction whose
 /// delivery is not recorded at that moment is a ``Violation``. It works for any app code, since it watches the
-/// queue's ``OpenStoreKit/SKPaymentQueue/willFinishTransaction`` hook rather than a particular observer.
+/// queue's `SKPaymentQueue.willFinishTransaction` hook rather than a particular observer.
 ///
 /// ```swift
 /// let audit = DeliveryAudit(queue: queue)
@@ -51,7 +51,7 @@ public final class DeliveryAudit: DeliveryJournal {
     private let onViolation: (@Sendable (Violation) -> Void)?
     private let state = Mutex(State())
 
-    /// Starts auditing a queue: installs itself as the queue's ``OpenStoreKit/SKPaymentQueue/willFinishTransaction``
+    /// Starts auditing a queue: installs itself as the queue's `SKPaymentQueue.willFinishTransaction`
     /// hook (replacing any other) until ``stop()``.
     /// - Parameters:
     ///   - queue: The app's payment queue.

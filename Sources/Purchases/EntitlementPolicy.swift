@@ -13,7 +13,7 @@ public struct EntitlementPolicy: Sendable, Hashable {
 
     /// The profile at `date` from the purchases a verified receipt lists.
     ///
-    /// Each product's access is ``ProductAccess``'s, the definition the store and feeds share: a purchase grants its
+    /// Each product's access is `ProductAccess`'s, the definition the store and feeds share: a purchase grants its
     /// access levels while it is in force (bought, not refunded, revoked or upgraded, and, for subscriptions,
     /// unexpired); a non-consumable grants them for good. Billing retry and grace periods are known only to the store,
     /// so they are passed in by product: a subscription in a billing grace period keeps full access past its expiry

@@ -46,7 +46,7 @@ public struct EntitlementTransaction: Sendable, Hashable {
         self.isUpgraded = isUpgraded
     }
 
-    /// The facts ``ProductAccess`` computes access from.
+    /// The facts `ProductAccess` computes access from.
     public var accessPurchase: ProductAccess.Purchase {
         ProductAccess.Purchase(
             purchaseDate: purchaseDate, expiresDate: expiresDate, cancellationDate: cancellationDate,

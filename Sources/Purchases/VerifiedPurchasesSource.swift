@@ -36,7 +36,7 @@ public struct VerifiedPurchases: Sendable, Hashable {
     }
 
     /// Creates verified purchases with the store's billing state of each product whose renewal failed
-    /// (``OpenStoreKit/StoreEnvironment/billing(of:)``).
+    /// (`StoreEnvironment.billing(of:)`).
     public init(purchases: [EntitlementTransaction], date: Date, billing: [String: ProductAccess.Billing]) {
         var grace: [String: Date] = [:]
         var retry = Set<String>()

@@ -7,7 +7,7 @@ import StoreSimulator
 import Synchronization
 
 /// The workload of `openstorekit crash-workload`, the child process of the crash test: an app with a
-/// ``PurchaseController`` on a durable store, granting content into the store's own database, driven by a seeded
+/// `PurchaseController` on a durable store, granting content into the store's own database, driven by a seeded
 /// random plan of purchases, renewals, restores and purchases made elsewhere. It can be killed at any instant and
 /// started again on the same state file: it goes on from the last acknowledged step.
 ///
