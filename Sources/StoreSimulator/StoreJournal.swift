@@ -325,6 +325,13 @@ final class StoreJournal: @unchecked Sendable {
         do {
             snapshot = try JSONDecoder().decode(StoreSnapshot.self, from: Data(bytes))
             initial = try snapshot.state()
+            try initial.checkStoredValues()
+        } catch let problem as StoreState.StoredValueProblem {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): the store snapshot (format 1) holds a value out of range: \(problem). The file was not "
+                    + "changed. It was damaged or altered: move it aside (with its -wal and -shm files) and restore a "
+                    + "backup, or start from a new path.")
         } catch {
             throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
         }
