@@ -101,8 +101,14 @@ final class StoreJournal: @unchecked Sendable {
         path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
         retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Opened {
-        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let absolute = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
+        // A path that is a symbolic link is the file it leads to: locked, checked and opened there, its -wal and -shm
+        // beside it; a link that leads nowhere is refused (opening it would create a file wherever it points).
+        let absolute: String
+        do {
+            absolute = try LedgerDatabase.resolvedPath(of: path)
+        } catch {
+            throw stateError(error, path: path)
+        }
         let registered = openPaths.withLock { $0.insert(absolute).inserted }
         guard registered else {
             throw StoreSimulatorError(
