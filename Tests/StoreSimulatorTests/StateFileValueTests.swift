@@ -91,13 +91,16 @@ struct StateFileValueTests {
                 }
             case .deviceKeyMismatch:
                 let bytes = try #require(
-                    try database.read { txn in try txn.value(forKey: "device", in: StoreTables.Table.devices.rawValue) })
-                try database.write { txn in try txn.put(bytes, forKey: "other", in: StoreTables.Table.devices.rawValue) }
+                    try database.read { txn in try txn.value(forKey: "device", in: StoreTables.Table.devices.rawValue) }
+                )
+                try database.write { txn in try txn.put(bytes, forKey: "other", in: StoreTables.Table.devices.rawValue)
+                }
             }
         }
 
         /// Alters the state of the first subscription's row.
-        private static func alterSubscription(_ database: LedgerDatabase, _ body: (inout [String: Any]) -> Void) throws {
+        private static func alterSubscription(_ database: LedgerDatabase, _ body: (inout [String: Any]) -> Void) throws
+        {
             try alterRow(database, .subscriptions, StoreTables.slotKey(0)) { row in
                 var state = try #require(row["state"] as? [String: Any])
                 body(&state)
@@ -118,7 +121,9 @@ struct StateFileValueTests {
         }
     }
 
-    @Test("A value out of its range or referring to nothing is refused at open, naming where it is", arguments: Alteration.allCases)
+    @Test(
+        "A value out of its range or referring to nothing is refused at open, naming where it is",
+        arguments: Alteration.allCases)
     func refused(alteration: Alteration) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
