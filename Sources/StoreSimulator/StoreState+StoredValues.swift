@@ -181,7 +181,7 @@ extension StoreState {
         let seconds = date.timeIntervalSinceReferenceDate
         try require(
             (-storedDateLimit...storedDateLimit).contains(seconds), table, row, field,
-            "\(seconds) seconds since 2001-01-01 is not a date within \(storedDateLimit) seconds of it")
+            "\(seconds) seconds since 2001-01-01 is not a date within 10^13 seconds (about 316,000 years) of it")
     }
 
     private static func checkPeriod(_ period: SubscriptionPeriod, _ table: String, _ row: String, _ field: String)

@@ -172,3 +172,24 @@ struct StateFileValueTests {
         #expect(SubscriptionPeriod(value: 1, unit: .day).advance(start, by: 2) == start.addingTimeInterval(172_800))
     }
 }
+
+extension StateFileValueTests {
+    @Test("A renewal date cannot be extended past the clock's last instant, so a state file never holds one it refuses")
+    func extensionStaysInRange() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        let bought = try store.buyProduct("com.example.premium.monthly")
+        let error = #expect(throws: StoreSimulatorError.self) {
+            try store.extendRenewalDate(originalID: bought.originalID, by: 1e300)
+        }
+        #expect(error?.code == .dateOutOfRange)
+        try store.extendRenewalDate(originalID: bought.originalID, by: 86_400)
+        try store.compact()
+        try store.close()
+        let reopened = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(reopened.subscriptions().first?.expiresAt == bought.expirationDate?.addingTimeInterval(86_400))
+        try reopened.close()
+    }
+}
