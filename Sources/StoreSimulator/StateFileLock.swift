@@ -42,7 +42,7 @@ final class StateFileLock {
                     "\(statePath) cannot be opened: its lock file \(path) cannot be created (\(reason)). The state "
                         + "file's directory must be writable.")
             }
-            if let problem = Self.problem(descriptor) {
+            if let problem = Self.problem(descriptor, checkingNames: false) {
                 close(descriptor)
                 throw Self.notAFile(statePath: statePath, lockPath: path, problem)
             }
@@ -61,6 +61,11 @@ final class StateFileLock {
             guard Self.isAtPath(descriptor, path) else {
                 close(descriptor)
                 continue
+            }
+            // Only now: a file its releasing owner has just removed has no name left, and is retried above.
+            if let problem = Self.problem(descriptor, checkingNames: true) {
+                close(descriptor)
+                throw Self.notAFile(statePath: statePath, lockPath: path, problem)
             }
             let record = Array("\(getpid())\n".utf8)
             _ = ftruncate(descriptor, 0)
@@ -89,13 +94,15 @@ final class StateFileLock {
         return Int32(text)
     }
 
-    /// Why the file open at `descriptor` cannot be a lock file, if it cannot: it is not a regular file, or it has
-    /// other names (a hard link to another file, which writing the pid would overwrite).
-    private static func problem(_ descriptor: Int32) -> String? {
+    /// Why the file open at `descriptor` cannot be a lock file, if it cannot: it is not a regular file, or (with
+    /// `checkingNames`) it has other names (a hard link to another file, which writing the pid would overwrite).
+    private static func problem(_ descriptor: Int32, checkingNames: Bool) -> String? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return "a file whose status cannot be read" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
-        guard info.st_nlink == 1 else { return "a file with \(info.st_nlink) names (a hard link to another file)" }
+        guard !checkingNames || info.st_nlink == 1 else {
+            return "a file with \(info.st_nlink) names (a hard link to another file)"
+        }
         return nil
     }
 
