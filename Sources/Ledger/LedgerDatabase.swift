@@ -77,8 +77,9 @@ public final class LedgerDatabase: Sendable {
     /// schema version and, unless turned off in `options`, `PRAGMA quick_check`. An existing empty file (0 bytes, as
     /// left by a process killed while creating the database) is initialized as a new database.
     /// - Parameters:
-    ///   - path: The database file. Relative paths are resolved against the current directory, and `.` and `..`
-    ///     components are removed (``path`` holds the result).
+    ///   - path: The database file. Relative paths are resolved against the current directory, `.` and `..`
+    ///     components are removed, and a symbolic link is the file it leads to (``path`` holds the result:
+    ///     ``resolvedPath(of:)``). A link that leads to nothing is refused, and nothing is created.
     ///   - options: Durability and checks; the defaults are `synchronous=FULL`, a 5 s busy timeout and an integrity
     ///     check.
     /// - Throws: ``LedgerError`` with code ``LedgerError/Code/notADatabase``, ``LedgerError/Code/corrupt``,
@@ -86,7 +87,7 @@ public final class LedgerDatabase: Sendable {
     ///   untouched), ``LedgerError/Code/migrationFailed`` if a migration fails (it is rolled back), or
     ///   ``LedgerError/Code/cannotOpen``, ``LedgerError/Code/readOnly``, ``LedgerError/Code/busy`` and the like.
     public init(path: String, options: LedgerOptions = LedgerOptions()) throws(LedgerError) {
-        let absolute = Self.absolute(path)
+        let absolute = try Self.resolvedPath(of: path)
         let connection = try DatabaseOpener.open(path: absolute, options: options)
         self.path = absolute
         self.options = options
@@ -112,17 +113,22 @@ public final class LedgerDatabase: Sendable {
         path: String, options: LedgerOptions = LedgerOptions(),
         checkingExisting check: (borrowing LedgerReadTransaction) throws -> Void
     ) throws {
-        let absolute = Self.absolute(path)
+        let absolute = try Self.resolvedPath(of: path)
         let connection = try DatabaseOpener.open(path: absolute, options: options, check: check)
         self.path = absolute
         self.options = options
         self.state = Mutex(State(connection: connection))
     }
 
-    /// `path` resolved against the current directory, without `.` and `..` components.
-    private static func absolute(_ path: String) -> String {
+    /// The path a database given as `path` is opened at (``path`` holds it): resolved against the current directory,
+    /// without `.` and `..` components, and with symbolic links resolved, so that a database reached through a link
+    /// is the file the link points to, its `-wal` and `-shm` beside that file. A missing file keeps its name (in its
+    /// directory's real path).
+    /// - Throws: ``LedgerError/Code/cannotOpen`` when `path` is a symbolic link that leads to no file: opening it
+    ///   would create a file wherever it points.
+    public static func resolvedPath(of path: String) throws(LedgerError) -> String {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
+        return try FileInspection.resolve(URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path)
     }
 
     private init(inMemoryWith options: LedgerOptions) throws(LedgerError) {

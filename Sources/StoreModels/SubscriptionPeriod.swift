@@ -64,13 +64,15 @@ public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConve
     /// The ISO 8601 form, such as `P1M`.
     public var description: String { iso8601 }
 
-    /// The date `count` periods after `date`, in the Gregorian calendar in UTC.
+    /// The date `count` periods after `date`, in the Gregorian calendar in UTC; `date` itself when the calendar
+    /// cannot represent the result (a count so large that it overflows, say).
     public func advance(_ date: Date, by count: Int = 1) -> Date {
         var components = DateComponents()
-        let total = value * count
+        let units = unit == .week ? count.multipliedReportingOverflow(by: 7) : (count, false)
+        let (total, overflow) = value.multipliedReportingOverflow(by: units.0)
+        guard !units.1, !overflow else { return date }
         switch unit {
-        case .day: components.day = total
-        case .week: components.day = total * 7
+        case .day, .week: components.day = total
         case .month: components.month = total
         case .year: components.year = total
         }

@@ -29,6 +29,7 @@ extension SimulatedStore {
     ///
     /// - Parameters:
     ///   - statePath: The state file. Beside it SQLite keeps `-wal` and `-shm` files; copy or move the three together.
+    ///     A symbolic link is the file it leads to: locked, opened and kept there (a link to nothing is refused).
     ///   - durability: When changes are committed, and how the file is opened.
     ///   - configuration: The catalog and settings of a new file. An existing file keeps its own (change it with
     ///     ``reconfigure(_:)``, which is itself recorded).
@@ -40,8 +41,9 @@ extension SimulatedStore {
     ///   - signer: Signs receipts.
     ///   - jwsSigner: Signs StoreKit 2 JWS; environment `Sandbox` with the default test identity.
     /// - Throws: ``StoreSimulatorError`` with code `stateUnavailable` (cannot open or create it, not a state file,
-    ///   already open in another store of this process or another process), `stateCorrupt` (damaged or truncated, or
-    ///   an entry cannot be read) or `stateTooNew` (written by a newer release). A refused file is never modified, reset
+    ///   already open in another store of this process or another process, a link to nothing, a lock file, `-wal` or
+    ///   `-shm` that is a link, a file that cannot be written), `stateCorrupt` (damaged or truncated, an entry cannot
+    ///   be read, or a stored value is out of its range or refers to nothing) or `stateTooNew` (written by a newer release). A refused file is never modified, reset
     ///   or deleted.
     public convenience init(
         statePath: String,
@@ -64,7 +66,8 @@ extension SimulatedStore {
         opened.journal.attach(self)
     }
 
-    /// The absolute path of the state file, or `nil` for an in-memory store.
+    /// The absolute path of the state file (for a path given as a symbolic link, the file it leads to), or `nil` for an
+    /// in-memory store.
     public var statePath: String? { journal?.path }
 
     /// Whether the store keeps its state in a file.

@@ -15,7 +15,8 @@ extension SimulatedStore {
     ///   - interval: How much later, positive.
     /// - Returns: The subscription as it stands after the extension.
     /// - Throws: `unknownTransaction`, `noSubscription` when no running subscription has that original transaction,
-    ///   `invalidAction` when it is not active (grace period, billing retry) or `interval` is not positive.
+    ///   `invalidAction` when it is not active (grace period, billing retry) or `interval` is not positive,
+    ///   `dateOutOfRange` when the new renewal date would be past ``StoreModels/ManualClock/latestDate``.
     @discardableResult
     public func extendRenewalDate(originalID: UInt64, by interval: TimeInterval) throws(StoreSimulatorError)
         -> SubscriptionState
@@ -36,6 +37,12 @@ extension SimulatedStore {
             guard subscription.phase == .active else {
                 throw StoreSimulatorError(
                     .invalidAction, "the subscription of \(originalID) is \(subscription.phase.rawValue), not active")
+            }
+            guard interval <= ManualClock.latestDate.timeIntervalSince(subscription.expiresAt) else {
+                throw StoreSimulatorError(
+                    .dateOutOfRange,
+                    "extending the subscription of \(originalID) by \(interval) seconds would move its renewal date "
+                        + "past \(ManualClock.latestDate.ISO8601Format()), the latest time the store's clock can show")
             }
             subscription.expiresAt += interval
             subscription.periodAnchor = nil

@@ -15,6 +15,10 @@ import Foundation
 /// process is refused too, and they are independent of the POSIX (`fcntl`) locks SQLite takes on the database
 /// files. The descriptor is opened close-on-exec, so child processes never inherit the lock. The lock file is
 /// removed when the lock is released.
+///
+/// The lock file is opened without following a symbolic link (`O_NOFOLLOW`), and is written only once it is known to
+/// be a regular file with no other name (one link): a link planted at its path, or a hard link to another file, is
+/// refused, so that taking the lock never truncates or writes a file other than its own.
 final class StateFileLock {
     /// The lock file: the state file's path with `.lock` appended.
     let path: String
@@ -28,13 +32,19 @@ final class StateFileLock {
         // A lock file removed (by its releasing owner) between opening and locking it is not the lock any more:
         // start again on the file now at the path. Each turn follows a release, so a few are plenty.
         for _ in 0..<100 {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
             guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
+                let failure = errno
+                if failure == ELOOP { throw Self.notAFile(statePath: statePath, lockPath: path, "a symbolic link") }
+                let reason = String(cString: strerror(failure))
                 throw StoreSimulatorError(
                     .stateUnavailable,
                     "\(statePath) cannot be opened: its lock file \(path) cannot be created (\(reason)). The state "
                         + "file's directory must be writable.")
+            }
+            if let problem = Self.problem(descriptor, checkingNames: false) {
+                close(descriptor)
+                throw Self.notAFile(statePath: statePath, lockPath: path, problem)
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let failure = errno
@@ -51,6 +61,11 @@ final class StateFileLock {
             guard Self.isAtPath(descriptor, path) else {
                 close(descriptor)
                 continue
+            }
+            // Only now: a file its releasing owner has just removed has no name left, and is retried above.
+            if let problem = Self.problem(descriptor, checkingNames: true) {
+                close(descriptor)
+                throw Self.notAFile(statePath: statePath, lockPath: path, problem)
             }
             let record = Array("\(getpid())\n".utf8)
             _ = ftruncate(descriptor, 0)
@@ -79,11 +94,33 @@ final class StateFileLock {
         return Int32(text)
     }
 
+    /// Why the file open at `descriptor` cannot be a lock file, if it cannot: it is not a regular file, or (with
+    /// `checkingNames`) it has other names (a hard link to another file, which writing the pid would overwrite).
+    private static func problem(_ descriptor: Int32, checkingNames: Bool) -> String? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return "a file whose status cannot be read" }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        guard !checkingNames || info.st_nlink == 1 else {
+            return "a file with \(info.st_nlink) names (a hard link to another file)"
+        }
+        return nil
+    }
+
+    /// The error for a lock file that is not one this store can take: it would follow a link, or write to a file
+    /// that is not its own.
+    private static func notAFile(statePath: String, lockPath: String, _ what: String) -> StoreSimulatorError {
+        StoreSimulatorError(
+            .stateUnavailable,
+            "\(statePath) cannot be opened: its lock file \(lockPath) is \(what), which a lock file never is, and it "
+                + "was not opened or written. Remove \(lockPath) (and find out who made it); the state file was not "
+                + "changed.")
+    }
+
     /// Whether `descriptor` is the file now at `path` (and not one removed since it was opened).
     private static func isAtPath(_ descriptor: Int32, _ path: String) -> Bool {
         var open = stat()
         var current = stat()
-        guard fstat(descriptor, &open) == 0, stat(path, &current) == 0 else { return false }
+        guard fstat(descriptor, &open) == 0, lstat(path, &current) == 0 else { return false }
         return open.st_dev == current.st_dev && open.st_ino == current.st_ino
     }
 

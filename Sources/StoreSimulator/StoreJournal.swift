@@ -101,8 +101,14 @@ final class StoreJournal: @unchecked Sendable {
         path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
         retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Opened {
-        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let absolute = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path
+        // A path that is a symbolic link is the file it leads to: locked, checked and opened there, its -wal and -shm
+        // beside it; a link that leads nowhere is refused (opening it would create a file wherever it points).
+        let absolute: String
+        do {
+            absolute = try LedgerDatabase.resolvedPath(of: path)
+        } catch {
+            throw stateError(error, path: path)
+        }
         let registered = openPaths.withLock { $0.insert(absolute).inserted }
         guard registered else {
             throw StoreSimulatorError(
@@ -325,6 +331,13 @@ final class StoreJournal: @unchecked Sendable {
         do {
             snapshot = try JSONDecoder().decode(StoreSnapshot.self, from: Data(bytes))
             initial = try snapshot.state()
+            try initial.checkStoredValues()
+        } catch let problem as StoreState.StoredValueProblem {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): the store snapshot (format 1) holds a value out of range: \(problem). The file was not "
+                    + "changed. It was damaged or altered: move it aside (with its -wal and -shm files) and restore a "
+                    + "backup, or start from a new path.")
         } catch {
             throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
         }

@@ -40,6 +40,22 @@ struct StoreSnapshot: Codable, Sendable {
                 otherDevicePurchases: device.otherDevicePurchases.isEmpty ? nil : device.otherDevicePurchases)
         }
 
+        /// Checks a device read from a state file's row `key`: filed under its own identifier, and each storefront
+        /// kept for one of its unfinished transactions.
+        func checkStored(key: String) throws(StoreState.StoredValueProblem) {
+            let table = StoreTables.Table.devices.rawValue
+            guard id == key else {
+                throw StoreState.StoredValueProblem(
+                    table: table, row: key, field: "id", problem: "the device \(id) is filed under another key")
+            }
+            let ids = Set(unfinished.map(\.id))
+            for entry in startedIn where !ids.contains(entry.transaction) {
+                throw StoreState.StoredValueProblem(
+                    table: table, row: key, field: "startedIn",
+                    problem: "transaction \(entry.transaction) is not among the device's unfinished transactions")
+            }
+        }
+
         /// The device as a store's state keeps it.
         func restored() -> StoreState.Device {
             let restored = StoreState.Device(id: id, account: account)

@@ -102,7 +102,7 @@ extension StoreState {
             recover(&subscription, at: date, deviceIDs: deviceIDs, into: &outcome)
             return
         }
-        subscription.failedRetryAttempts += 1
+        subscription.failedRetryAttempts = Self.incremented(subscription.failedRetryAttempts)
         let rate = TimeRate(rawValue: settings.timeRate) ?? .realTime
         subscription.nextRetryAttemptAt = nextRetryAttempt(
             of: subscription, rate: rate, period: renewalPeriod(of: subscription))
@@ -175,7 +175,7 @@ extension StoreState {
                 subscription.periodAnchor = regular ? latest.purchaseDate : periodStart
                 subscription.periodsSinceAnchor = regular ? 1 : 0
             }
-            subscription.periodsSinceAnchor += 1
+            subscription.periodsSinceAnchor = Self.incremented(subscription.periodsSinceAnchor)
             expiration = info.period.advance(
                 subscription.periodAnchor ?? periodStart, by: subscription.periodsSinceAnchor)
         }
@@ -217,7 +217,7 @@ extension StoreState {
         subscription.billingIssueStartedAt = nil
         subscription.nextRetryAttemptAt = nil
         subscription.failedRetryAttempts = 0
-        subscription.periodsPaid += 1
+        subscription.periodsPaid = Self.incremented(subscription.periodsPaid)
 
         outcome.events.append(event(kind, subscription, at: date, transactionID: record.id))
         report(kind == .recovered ? .billingRecovered : .renewed, at: date, of: subscription)
@@ -322,6 +322,12 @@ extension StoreState {
             total += 1 + (more.isFinite && more < Double(cap) ? Int(more) : cap)
         }
         return total
+    }
+
+    /// `count` plus one, or `count` at `Int.max`: a count of periods or attempts never traps, whatever a state file
+    /// held (opening checks the counts, so this bound is never reached in practice).
+    static func incremented(_ count: Int) -> Int {
+        count == .max ? count : count + 1
     }
 
     /// The shortest a period can last: 28 days for a month, 365 for a year.

@@ -73,11 +73,18 @@ struct StoreTables: Sendable {
         var row = ""
         do {
             let through = try meta(txn, Meta.through, &tables)
+            guard through >= 0 else {
+                throw StoreState.StoredValueProblem(
+                    table: "meta \(Meta.through)", field: "value", problem: "\(through) is negative")
+            }
             let nextTransactionID = UInt64(bitPattern: try meta(txn, Meta.nextTransactionID, &tables))
             let nextLineItemID = UInt64(bitPattern: try meta(txn, Meta.nextLineItemID, &tables))
             let subscriptionSequence = UInt64(bitPattern: try meta(txn, Meta.subscriptionSequence, &tables))
-            guard let seconds = try txn.metaDouble(forKey: Meta.time), seconds.isFinite else {
-                throw Missing(what: "meta \(Meta.time)")
+            guard let seconds = try txn.metaDouble(forKey: Meta.time) else { throw Missing(what: "meta \(Meta.time)") }
+            guard abs(seconds) <= StoreState.storedDateLimit else {
+                throw StoreState.StoredValueProblem(
+                    table: "meta \(Meta.time)", field: "value",
+                    problem: "\(seconds) seconds since 2001-01-01 is not a store time")
             }
             let retention: HistoryRetention
             switch try txn.metaString(forKey: Meta.retention) {
@@ -105,14 +112,19 @@ struct StoreTables: Sendable {
             var cache = StringCache()
             try txn.forEachValueByScan(in: Table.records.rawValue) { bytes in
                 var reader = JournalReader(bytes)
+                let record: TransactionRecord
                 do throws(JournalReader.Failure) {
-                    let record = try RecordRow.decode(&reader, sharing: &cache)
-                    records[record.id] = record
+                    record = try RecordRow.decode(&reader, sharing: &cache)
                 } catch {
                     var start = JournalReader(bytes)
                     if let id = try? start.uint64("the identifier") { row = RecordRow.key(id) }
                     throw error
                 }
+                guard records[record.id] == nil else {
+                    row = RecordRow.key(record.id)
+                    throw Unreadable(description: "two rows hold transaction \(record.id)")
+                }
+                records[record.id] = record
             }
             state.records = records
 
@@ -121,7 +133,9 @@ struct StoreTables: Sendable {
             try txn.forEach(in: Table.devices.rawValue) { key, bytes in
                 row = key
                 tables.devices[key] = bytes
-                devices.append(try JSONDecoder().decode(StoreSnapshot.Device.self, from: Data(bytes)))
+                let device = try JSONDecoder().decode(StoreSnapshot.Device.self, from: Data(bytes))
+                try device.checkStored(key: key)
+                devices.append(device)
             }
             for device in devices { state.devices[device.id] = device.restored() }
             state.sharedRecordIDs = StoreSnapshot.sharedRecordIDs(devices)
@@ -158,6 +172,10 @@ struct StoreTables: Sendable {
             try txn.forEach(in: Table.expiredReceipts.rawValue) { key, _ in tables.expiredReceipts.insert(key) }
             state.receiptExpired = tables.expiredReceipts
 
+            // Before anything runs on it (the journal's replay): a value out of range could make it trap, and an
+            // identifier at or past its counter would be handed out again.
+            row = ""
+            try state.checkStoredValues()
             state.records.tracksChanges = true
             state.subscriptions.tracksChanges = true
             return Loaded(
@@ -166,6 +184,11 @@ struct StoreTables: Sendable {
             throw StoreSimulatorError(
                 error.code == .corrupt ? .stateCorrupt : .stateUnavailable,
                 "\(path): reading table \(table.rawValue) failed: \(error.detail) The file was not changed.")
+        } catch let problem as StoreState.StoredValueProblem {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): \(problem). The file was not changed. It was damaged or altered: move it aside (with its "
+                    + "-wal and -shm files) and restore a backup, or start from a new path.")
         } catch {
             let place = row.isEmpty ? "" : ", row \(row)"
             throw StoreSimulatorError(

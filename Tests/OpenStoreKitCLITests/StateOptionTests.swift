@@ -65,6 +65,28 @@ struct StateOptionTests {
         #expect(try Data(contentsOf: notes) == Data("my notes\n".utf8))
     }
 
+    @Test(
+        "--state through a symbolic link uses the file it leads to; a link to nothing is reported, exit 2, and creates nothing"
+    )
+    func stateThroughLink() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("f.feed")
+        try Data("buy com.example.pro\n".utf8).write(to: feed)
+        let real = directory.appendingPathComponent("real.sqlite")
+        let link = directory.appendingPathComponent("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        let dangling = runInProcess(["run", feed.path, "--state", link.path])
+        #expect(dangling.code == 2)
+        #expect(dangling.err.contains("symbolic link"), "\(dangling.err)")
+        #expect(!FileManager.default.fileExists(atPath: real.path))
+        #expect(FileManager.default.createFile(atPath: real.path, contents: Data()))
+        let first = runInProcess(["run", feed.path, "--state", link.path])
+        #expect(first.code == 0, "\(first.err)")
+        #expect(try Data(contentsOf: real).count > 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["f.feed", "link.sqlite", "real.sqlite"], "\(names)")
+    }
+
     @Test("demo --state runs the demo on a state file; help explains --state")
     func demoAndHelp() throws {
         defer { try? FileManager.default.removeItem(at: directory) }

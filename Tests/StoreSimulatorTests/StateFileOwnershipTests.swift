@@ -102,6 +102,46 @@ struct StateFileOwnershipTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".lock"))
     }
 
+    @Test("A lock file that is a symbolic link is refused: its target is neither truncated nor written, nor created")
+    func lockFileLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        try StateFileTests.makeStateFile(at: path, purchases: 3)
+        let victim = directory.file("victim.txt")
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        for target in [victim, directory.file("missing.txt")] {
+            try FileManager.default.createSymbolicLink(atPath: path + ".lock", withDestinationPath: target)
+            let before = try StateFileTests.files(in: directory)
+            let error = #expect(throws: StoreSimulatorError(.stateUnavailable, "")) {
+                _ = try SimulatedStore(statePath: path, lane: .manual)
+            }
+            #expect(error?.detail.contains("symbolic link") == true, "\(error?.detail ?? "")")
+            #expect(error?.detail.contains("Remove \(path).lock") == true, "\(error?.detail ?? "")")
+            #expect(try StateFileTests.files(in: directory) == before, "nothing was written or created")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("missing.txt")))
+            try FileManager.default.removeItem(atPath: path + ".lock")
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    }
+
+    @Test("A lock file that is a hard link to another file is refused, and that file is left as it was")
+    func lockFileHardLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        try StateFileTests.makeStateFile(at: path, purchases: 3)
+        let victim = directory.file("victim.txt")
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.linkItem(atPath: victim, toPath: path + ".lock")
+        let before = try StateFileTests.files(in: directory)
+        let error = #expect(throws: StoreSimulatorError(.stateUnavailable, "")) {
+            _ = try SimulatedStore(statePath: path, lane: .manual)
+        }
+        #expect(error?.detail.contains("hard link") == true, "\(error?.detail ?? "")")
+        #expect(try StateFileTests.files(in: directory) == before, "nothing was written")
+    }
+
     @Test("A refused file leaves no lock file behind")
     func refusedLeavesNoLockFile() throws {
         let directory = try TemporaryDirectory()

@@ -1,5 +1,11 @@
 internal import Foundation
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// Opens a Ledger database file: checks it without modifying it, then configures it and brings its schema up to
 /// date in one transaction.
 ///
@@ -34,8 +40,19 @@ enum DatabaseOpener {
     /// Opens the file at `path` (absolute) and returns a ready connection; `check`, if any, reads an existing
     /// database after Ledger's own checks and before the first write. What it throws is rethrown unchanged.
     static func open(path: String, options: LedgerOptions, check: Check) throws -> Connection {
-        if try FileInspection.inspect(path: path) == .database {
+        try FileInspection.checkCompanions(of: path)
+        let kind = try FileInspection.inspect(path: path)
+        if kind == .database {
             try validate(path: path, options: options, check: check)
+        }
+        if kind != .missing, access(path, W_OK) != 0 {
+            // SQLite would open it read-only, create a -wal and -shm beside it to read it, and fail at the first
+            // write: refuse it before, so that nothing appears beside it.
+            throw LedgerError(
+                code: .readOnly,
+                detail: "'\(path)' cannot be written (\(String(cString: strerror(errno)))); it has not been modified. "
+                    + "Make it writable (and its directory), or copy it to a writable place and open the copy.",
+                path: path)
         }
         let connection = try Connection(path: path)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)

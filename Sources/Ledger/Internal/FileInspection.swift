@@ -1,5 +1,11 @@
 internal import Foundation
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// Checks a database file's bytes before SQLite opens it, so that a file that is not a database, or a damaged or
 /// truncated one, is refused without SQLite touching it.
 enum FileInspection {
@@ -70,6 +76,53 @@ enum FileInspection {
                     + "\(size) bytes long (truncated)")
         }
         return .database
+    }
+
+    /// `path` (absolute) with its symbolic links resolved, so that a database reached through a link is opened, checked
+    /// and kept (its `-wal` and `-shm` beside it, as SQLite keeps them) at the file the link points to. A missing
+    /// file keeps its name, in its directory's real path. A link that leads nowhere is refused: opening it would
+    /// create a file wherever it points.
+    /// - Throws: ``LedgerError/Code/cannotOpen`` for a link to nothing (or in a loop).
+    static func resolve(_ path: String) throws(LedgerError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+            let url = URL(fileURLWithPath: path)
+            guard let directory = realPath(url.deletingLastPathComponent().path) else { return path }
+            return (directory == "/" ? "" : directory) + "/" + url.lastPathComponent
+        }
+        guard let real = realPath(path) else {
+            let failure = errno
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw LedgerError(
+                code: .cannotOpen,
+                detail: "'\(path)' is a symbolic link to '\(target)', which cannot be reached "
+                    + "(\(String(cString: strerror(failure)))). A database is opened through a link only when the "
+                    + "link leads to one: fix or remove the link. No file was created.",
+                path: path)
+        }
+        return real
+    }
+
+    /// The canonical path of an existing file or directory (`realpath`), or `nil`.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Refuses a `-wal` or `-shm` beside the database that is not a regular file (a symbolic link, say): SQLite would
+    /// follow it or fail after creating the other one.
+    static func checkCompanions(of path: String) throws(LedgerError) {
+        for companion in [path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(companion, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { continue }
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+            throw LedgerError(
+                code: .cannotOpen,
+                detail: "'\(companion)' is \(what); SQLite keeps the write-ahead log and its index as regular files "
+                    + "beside the database. Remove it (and find out who made it); the database has not been modified.",
+                path: path)
+        }
     }
 
     /// A ``LedgerError/Code/corrupt`` error for `path` with `reason`.
