@@ -160,8 +160,11 @@ public final class FeedFile {
         var reader = FeedLineReader(file: file)
         var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
         var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+        // Only the bytes the file held when it was opened are read: a file that grows is not read past them, and the
+        // check after the last read reports the change.
+        while off_t(identity.size) > offset {
+            let wanted = min(buffer.count, Int(off_t(identity.size) - offset))
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, offset) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
                 throw FeedError(
