@@ -134,17 +134,17 @@ final class FeedInterpreter {
 
     // MARK: Running
 
-    func run(_ text: String, includeReceipt: Bool = false, includeSignedData: Bool = false) throws(FeedError)
+    func run(_ source: FeedSource, includeReceipt: Bool = false, includeSignedData: Bool = false) throws(FeedError)
         -> FeedResult
     {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
-        let checked = try parser.check(text, startingWith: store.configuration)
+        let checked = try parser.check(source, startingWith: store.configuration)
         configurations = checked.configurations
         try startServing(checked.firstNotificationExpectation)
         var steps = 0
         var failure: FeedResult.Failure?
         ensureUser(currentUser, device: Self.mainDevice)
-        try parser.forEachStep(in: text) { (line: FeedLine) throws(FeedError) in
+        try parser.forEachStep(in: source) { (line: FeedLine) throws(FeedError) in
             guard failure == nil else { return }
             steps += 1
             currentLine = line.line

@@ -6,7 +6,8 @@ import StoreSimulator
 ///
 /// Lines end with a line feed, a carriage return and line feed (CRLF), or a lone carriage return. ``validate(_:)``
 /// checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a feed of millions
-/// of steps never sits in memory as steps.
+/// of steps never sits in memory as steps. A feed file (``FeedFile``) is read the same way, line by line, so its text
+/// never sits in memory whole either.
 public struct FeedParser: Sendable {
     /// The most bytes one line may hold (64 KiB).
     public static let maximumLineLength = 65_536
@@ -29,7 +30,15 @@ public struct FeedParser: Sendable {
     ///   for a feed without steps.
     @discardableResult
     public func validate(_ text: String) throws(FeedError) -> Int {
-        try check(text, startingWith: .demo).steps
+        try check(.text(text), startingWith: .demo).steps
+    }
+
+    /// Checks every line of a feed file, as ``validate(_:)`` checks text, reading it line by line.
+    ///
+    /// - Throws: ``FeedError`` for the first line that is not text or is malformed, as ``validate(_:)``.
+    @discardableResult
+    public func validate(_ feed: FeedFile) throws(FeedError) -> Int {
+        try check(.file(feed), startingWith: .demo).steps
     }
 
     /// What checking a feed found: its number of steps and the configurations its `config` steps load, by source.
@@ -41,11 +50,11 @@ public struct FeedParser: Sendable {
     }
 
     /// Checks a feed whose run starts on `configuration`'s catalog.
-    func check(_ text: String, startingWith configuration: StoreConfiguration) throws(FeedError) -> Checked {
+    func check(_ source: FeedSource, startingWith configuration: StoreConfiguration) throws(FeedError) -> Checked {
         var handles = Set<String>()
         var checked = Checked()
         var catalog = configuration
-        try forEachLine(in: text) { (line: FeedLine, tokens: [(word: String, column: Int)]) throws(FeedError) in
+        try forEachLine(in: source) { (line: FeedLine, tokens: [(word: String, column: Int)]) throws(FeedError) in
             checked.steps += 1
             func column(of word: String) -> Int {
                 if let token = tokens.dropFirst().first(where: { $0.word == word }) { return token.column }
@@ -122,8 +131,7 @@ public struct FeedParser: Sendable {
         let url = configurationURL(source)
         let data = try FeedText.read(
             url, file: file, line: line, column: column, what: "a .storekit file",
-            limit: Self.maximumConfigurationLength,
-            regularFilesToo: true, code: .badConfiguration)
+            limit: Self.maximumConfigurationLength, code: .badConfiguration)
         do throws(StoreSimulatorError) {
             return try StoreConfiguration(data: data, sourceName: url.lastPathComponent)
         } catch {
@@ -220,39 +228,25 @@ public struct FeedParser: Sendable {
         in text: String,
         _ body: (FeedLine) throws(FeedError) -> Void
     ) throws(FeedError) {
-        try forEachLine(in: text) { (line: FeedLine, _) throws(FeedError) in try body(line) }
+        try forEachLine(in: .text(text)) { (line: FeedLine, _) throws(FeedError) in try body(line) }
+    }
+
+    /// Parses each step of a feed source in order and hands it to `body`.
+    func forEachStep(
+        in source: FeedSource,
+        _ body: (FeedLine) throws(FeedError) -> Void
+    ) throws(FeedError) {
+        try forEachLine(in: source) { (line: FeedLine, _) throws(FeedError) in try body(line) }
     }
 
     /// Parses each step in order and hands it to `body` with the words of its line.
     func forEachLine(
-        in text: String,
+        in source: FeedSource,
         _ body: (FeedLine, [(word: String, column: Int)]) throws(FeedError) -> Void
     ) throws(FeedError) {
-        var lineNumber = 0
-        let utf8 = text.utf8
-        var lineStart = utf8.startIndex
-        // Lines are cut one at a time, so a feed of millions of steps is never held as an array of lines. The line ends
-        // are ASCII bytes (LF, CR, or CR then LF) and always end a Character, so they are found among the bytes.
-        while lineStart < utf8.endIndex {
-            let lineEnd = utf8[lineStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? utf8.endIndex
-            let rawLine = text[lineStart..<lineEnd]
-            if lineEnd < utf8.endIndex {
-                lineStart = utf8.index(after: lineEnd)
-                if utf8[lineEnd] == 0x0D, lineStart < utf8.endIndex, utf8[lineStart] == 0x0A {
-                    lineStart = utf8.index(after: lineStart)
-                }
-            } else {
-                lineStart = utf8.endIndex
-            }
-            lineNumber += 1
-            guard rawLine.utf8.count <= Self.maximumLineLength else {
-                throw FeedError(
-                    .outOfBounds, file: file, line: lineNumber, column: 1,
-                    "the line holds \(rawLine.utf8.count) bytes; a line holds at most \(Self.maximumLineLength)",
-                    hint: "split it into several steps, one per line")
-            }
+        try source.forEachLine(file: file) { (lineNumber: Int, rawLine: Substring) throws(FeedError) in
             let (tokens, trimmed) = Self.scan(rawLine)
-            guard !tokens.isEmpty else { continue }
+            guard !tokens.isEmpty else { return }
             let step = try parse(tokens, line: lineNumber)
             try body(FeedLine(line: lineNumber, text: trimmed, step: step), tokens)
         }

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// Runs feeds: parses the whole feed first (nothing runs if a line is malformed), then carries out every step on a
-/// fresh manual store, writing the event log and checking expectations.
+/// Runs feeds: checks the whole feed first (nothing runs if a line is malformed), then parses it again as it carries
+/// out every step on a fresh manual store, writing the event log and checking expectations. A feed file is read line
+/// by line both times (``FeedFile``): neither its text nor its steps are held whole.
 public enum FeedRun {
     /// Runs feed text.
     ///
@@ -38,7 +39,7 @@ public enum FeedRun {
         try FeedInterpreter(
             file: file, baseDirectory: baseDirectory, sink: log, statePath: statePath,
             commitsEveryChange: commitsEveryChange, server: server
-        ).run(text, includeReceipt: includeReceipt, includeSignedData: includeSignedData)
+        ).run(.text(text), includeReceipt: includeReceipt, includeSignedData: includeSignedData)
     }
 
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
@@ -49,8 +50,8 @@ public enum FeedRun {
     ///   - commitsEveryChange: commit every change instead of once per step.
     ///   - server: the server that serves the feed's store, as for
     ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:server:)``.
-    /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text) or is malformed, or
-    ///   the state file is unusable.
+    /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text, changed while it
+    ///   runs) or is malformed, or the state file is unusable.
     public static func run(
         contentsOf url: URL,
         file: String? = nil,
@@ -59,10 +60,26 @@ public enum FeedRun {
         commitsEveryChange: Bool = false,
         server: (any FeedServer)? = nil
     ) throws(FeedError) -> FeedResult {
-        let name = file ?? url.path
-        let text = try FeedText.decode(FeedText.read(url, file: name, what: "a feed"), file: name)
-        return try run(
-            text, file: file ?? url.path, baseDirectory: url.deletingLastPathComponent(), log: log,
-            statePath: statePath, commitsEveryChange: commitsEveryChange, server: server)
+        let feed = try FeedFile(contentsOf: url, file: file)
+        return try FeedInterpreter(
+            file: feed.file, baseDirectory: url.deletingLastPathComponent(), sink: log, statePath: statePath,
+            commitsEveryChange: commitsEveryChange, server: server
+        ).run(.file(feed))
+    }
+
+    /// The `.storekit` files the `config` steps of a feed file name, resolved against the feed's directory, read line
+    /// by line without checking the feed; empty when the feed cannot be read or is not a regular file (a pipe is
+    /// read only once, by the run).
+    public static func configurationFiles(contentsOf url: URL) -> [String] {
+        guard let feed = try? FeedFile(contentsOf: url), feed.isRegularFile else { return [] }
+        let directory = url.deletingLastPathComponent()
+        var files: [String] = []
+        try? feed.forEachLine { (_, line: Substring) throws(FeedError) in
+            guard line.contains("config") else { return }
+            let words = FeedParser.tokenize(line).map(\.word)
+            guard words.count >= 2, words[0] == "config", words[1] != "demo" else { return }
+            files.append(URL(fileURLWithPath: words[1], relativeTo: directory).standardizedFileURL.path)
+        }
+        return files
     }
 }

@@ -1,43 +1,51 @@
 public import Foundation
 
-/// Reads the bytes of a feed (or of a `.storekit` file a feed names) and checks that they are text.
+/// Checks that the bytes of a feed are text, and reads the `.storekit` files a feed names.
 ///
 /// A feed is UTF-8 text; a leading byte order mark is skipped. Bytes that are not UTF-8, and control characters other
 /// than tab, line feed and carriage return (a NUL byte is the mark of a binary file), are reported as
-/// `file:line:column` before anything is parsed.
+/// `file:line:column` before anything runs. Feed files are read line by line (``FeedFile``), never whole.
 public enum FeedText {
-    /// The most bytes read from a pipe, a device or any file that is not a regular file (1 GiB).
+    /// The most bytes read from a pipe, a device or any file that is not a regular file (1 GiB): such a feed is
+    /// copied to a temporary file as it is read, so that it can be read twice (checked, then run).
     public static let streamLimit = 1 << 30
 
-    /// Checks that `data` is UTF-8 text and returns it as a string.
+    /// Checks that `data` is UTF-8 text and returns it as a string (a leading byte order mark skipped).
     ///
     /// - Throws: ``FeedError`` with code `notText` at the line and column of the first byte that is not UTF-8, or of
-    ///   the first control character.
+    ///   the first control character; `outOfBounds` for a line longer than ``FeedParser/maximumLineLength``.
     public static func decode(_ data: Data, file: String) throws(FeedError) -> String {
-        var bytes = data[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        var line = 1
+        var reader = FeedLineReader(file: file)
+        let ignore: (Int, Substring) throws(FeedError) -> Void = { _, _ in }
+        try [UInt8](data).withUnsafeBytes { bytes in
+            Result { () throws(FeedError) in try reader.read(bytes, ignore) }
+        }.get()
+        try reader.finish(ignore)
+        let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Checks that the bytes of one line (without its line end) are UTF-8 text without control characters other than
+    /// tab.
+    ///
+    /// - Parameter cutShort: the bytes are the start of a longer line, so a UTF-8 sequence cut at their end is not an
+    ///   error.
+    /// - Throws: ``FeedError`` `notText` at the line and column of the first byte that is not UTF-8, or of the first
+    ///   control character.
+    static func check(
+        _ bytes: ArraySlice<UInt8>, file: String, line: Int, cutShort: Bool = false
+    ) throws(FeedError) {
+        // Most lines are ASCII without control characters: one pass over the bytes settles them.
+        if !bytes.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 >= 0x7F }) { return }
         var column = 1
-        var afterCarriageReturn = false
+        var offset = bytes.startIndex
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        loop: while true {
+        while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                switch scalar.value {
-                case 0x0A:
-                    if !afterCarriageReturn { line += 1 }
-                    column = 1
-                    afterCarriageReturn = false
-                    continue loop
-                case 0x0D:
-                    line += 1
-                    column = 1
-                    afterCarriageReturn = true
-                    continue loop
-                case 0x09:
-                    break
-                case 0x00..<0x20:
+                offset += UTF8.width(scalar)
+                if scalar.value < 0x20 && scalar.value != 0x09 {
                     let name = scalar.value == 0 ? " (NUL)" : ""
                     let code =
                         "U+" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
@@ -49,32 +57,29 @@ public enum FeedText {
                         hint:
                             "a feed is UTF-8 text: if this is a binary file, name a feed instead; otherwise remove the character"
                     )
-                default:
-                    break
                 }
-                afterCarriageReturn = false
                 column += 1
             case .emptyInput:
-                break loop
+                return
             case .error:
+                if cutShort, bytes.endIndex - offset < 4 { return }
                 throw FeedError(
                     .notText, file: file, line: line, column: column, "the bytes here are not UTF-8",
                     hint: "save the feed as UTF-8 text (or name a feed file, not a binary one)")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads a whole file: a regular file of any size, or at most `limit` bytes of anything else (a pipe, a device).
+    /// Reads a whole file of at most `limit` bytes (a `.storekit` file a feed names), whatever kind of file it is.
     ///
     /// - Parameters:
-    ///   - limit: the most bytes of a file that is not regular, or of any file when `regularFilesToo` is true.
-    ///   - what: what the file should be, for messages (`a feed`, `a .storekit file`).
+    ///   - limit: the most bytes the file may hold.
+    ///   - what: what the file should be, for messages (`a .storekit file`).
     /// - Throws: ``FeedError`` with `code` (`unreadable` by default) naming the path: missing, a directory, not
     ///   readable, too large.
     static func read(
-        _ url: URL, file: String, line: Int = 0, column: Int = 0, what: String, limit: Int = streamLimit,
-        regularFilesToo: Bool = false, code: FeedError.Code = .unreadable
+        _ url: URL, file: String, line: Int = 0, column: Int = 0, what: String, limit: Int,
+        code: FeedError.Code = .unreadable
     ) throws(FeedError) -> Data {
         let path = url.path
         func failure(_ message: String, _ hint: String) -> FeedError {
@@ -91,9 +96,6 @@ public enum FeedText {
             throw failure("\(path) cannot be opened for reading", "check the file's permissions")
         }
         defer { try? handle.close() }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let regular = (attributes?[.type] as? FileAttributeType) == .typeRegular
-        let bound = regular && !regularFilesToo ? Int.max : limit
         var data = Data()
         while true {
             let chunk: Data?
@@ -103,15 +105,14 @@ public enum FeedText {
                 throw failure("\(path) cannot be read (\(error.localizedDescription))", "check that it is \(what)")
             }
             guard let chunk, !chunk.isEmpty else { break }
-            // A NUL byte means a binary file: stop reading (a device such as /dev/zero never ends); decode() reports
-            // its place.
+            // A NUL byte means a binary file: stop reading (a device such as /dev/zero never ends).
             let binary = chunk.contains(0)
             data.append(chunk)
             if binary { break }
-            guard data.count <= bound else {
+            guard data.count <= limit else {
                 throw failure(
-                    "\(path) holds more than \(bound) bytes, more than \(what) may",
-                    "name \(what) of at most \(bound) bytes")
+                    "\(path) holds more than \(limit) bytes, more than \(what) may",
+                    "name \(what) of at most \(limit) bytes")
             }
         }
         return data

@@ -221,8 +221,11 @@ extension CommandLineTool {
         if let combined, let scratchFiles {
             let writer = try combined.open(standardOutput: standardOutput)
             for file in scratchFiles {
-                guard case .replace(let path) = file.destination else { continue }
-                if let data = FileManager.default.contents(atPath: path) { writer.write(data) }
+                guard case .replace(let path) = file.destination, let handle = FileHandle(forReadingAtPath: path)
+                else { continue }
+                // Each feed's log is copied in chunks: a long run's log is never held whole.
+                while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { writer.write(chunk) }
+                try? handle.close()
             }
             try writer.commit()
         }
@@ -368,16 +371,7 @@ extension CommandLineTool {
     /// The `.storekit` files a feed's `config` steps name, resolved against the feed's directory (empty when the feed
     /// cannot be read: running it reports that).
     private static func configurationFiles(of feed: String) -> [String] {
-        guard let text = try? String(contentsOfFile: feed, encoding: .utf8), text.contains("config") else { return [] }
-        let directory = URL(fileURLWithPath: feed).deletingLastPathComponent()
-        var files: [String] = []
-        for line in text.split(whereSeparator: \.isNewline) where line.contains("config") {
-            let words = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                .split(whereSeparator: \.isWhitespace)
-            guard words.count >= 2, words[0] == "config", words[1] != "demo" else { continue }
-            files.append(URL(fileURLWithPath: String(words[1]), relativeTo: directory).standardizedFileURL.path)
-        }
-        return files
+        FeedRun.configurationFiles(contentsOf: URL(fileURLWithPath: feed))
     }
 
     /// The log file name of a feed: its base name, with its position when two feeds share a name.

@@ -67,4 +67,44 @@ struct FileTests {
         #expect(throws: ReceiptError(.certificateUnreadable)) { try X509Certificate(pemEncoded: "nothing here") }
         #expect(throws: ReceiptError(.certificateUnreadable)) { try X509Certificate(derEncoded: [0x30, 0x00]) }
     }
+
+    @Test(
+        "a receipt, certificate or JWS file larger than its bound is refused from its size, naming the file and bound")
+    func bounds() throws {
+        let temporary = try TemporaryDirectory(prefix: "receiptkit")
+        defer { temporary.remove() }
+        // Sparse files: reading them whole is what the bound prevents.
+        func sparse(_ name: String, _ start: String, size: Int) throws -> String {
+            let url = temporary.url.appendingPathComponent(name)
+            try Data(start.utf8).write(to: url)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+            return url.path
+        }
+        let receipt = try sparse("receipt.b64", "MIIB", size: ReceiptFile.maximumReceiptLength + 1)
+        let error = try #require(throws: ReceiptError.self) { try ReceiptFile.readReceipt(atPath: receipt) }
+        #expect(error.code == .fileUnreadable)
+        #expect(error.file == receipt)
+        #expect(
+            error.detail
+                == "the file holds 16777217 bytes, more than the 16777216 bytes (16 MiB) a receipt file may hold")
+        let certificate = try sparse("root.pem", "-----BEGIN CERTIFICATE-----", size: (1 << 20) + 1)
+        let certificateError = try #require(throws: ReceiptError.self) {
+            try ReceiptFile.readCertificate(atPath: certificate)
+        }
+        #expect(certificateError.code == .fileUnreadable)
+        #expect(certificateError.detail.hasSuffix("(1 MiB) a certificate file may hold"), "\(certificateError.detail)")
+        let jws = try sparse("large.jws", "eyJ", size: CompactJWS.maximumLength + 1)
+        let jwsError = try #require(throws: ReceiptError.self) { try CompactJWS(contentsOfFile: jws) }
+        #expect(jwsError.code == .invalidJWS)
+        #expect(jwsError.file == jws)
+        #expect(jwsError.detail.hasSuffix("(1 MiB) a JWS file may hold"), "\(jwsError.detail)")
+        if FileManager.default.fileExists(atPath: "/dev/zero") {
+            // A device has no size: it is read to one byte past the bound.
+            let endless = try #require(throws: ReceiptError.self) { try ReceiptFile.readReceipt(atPath: "/dev/zero") }
+            #expect(endless.code == .fileUnreadable)
+            #expect(endless.detail.hasPrefix("the file holds more than 16777216 bytes"), "\(endless.detail)")
+        }
+    }
 }

@@ -125,16 +125,54 @@ struct JWSTamperTests {
         }
     }
 
-    @Test("a signedDate that is not a number is not a date: the time falls back to now")
+    @Test("a signedDate of another JSON type is refused naming it; null is absent: the time falls back to now")
     func signedDateTypes() throws {
         // leaf-expired is valid in 2020 only: read as 1970 (true as 1 ms) it would be "not yet valid".
         let signer = try JWSSigner(identity: JWSFixtures.identity(leaf: "leaf-expired"))
-        for value in ["true", "\"1600000000000\"", "null", "[1]"] {
+        for value in ["true", "\"1600000000000\"", "[1]", "{}"] {
             let jws = try signer.sign(payloadJSON: Array(#"{"signedDate":\#(value)}"#.utf8))
-            JWSFixtures.expectCode(.certificateExpired, "signedDate \(value)") { _ = try Self.verifier.verify(jws) }
+            do {
+                let verified = try Self.verifier.verify(jws)
+                Issue.record("signedDate \(value) verified at \(verified.verificationDate)")
+            } catch {
+                #expect(error.code == .invalidJWS, "signedDate \(value): \(error)")
+                #expect(error.detail.hasPrefix("the payload's signedDate is "), "\(error.detail)")
+                #expect(error.detail.hasSuffix("not a number of milliseconds since 1970"), "\(error.detail)")
+            }
         }
+        let absent = try signer.sign(payloadJSON: Array(#"{"signedDate":null}"#.utf8))
+        JWSFixtures.expectCode(.certificateExpired, "signedDate null") { _ = try Self.verifier.verify(absent) }
         let inTime = try signer.sign(payloadJSON: Array(#"{"signedDate":1600000000000.75}"#.utf8))
         #expect(try Self.verifier.verify(inTime).verificationDate == Date(timeIntervalSince1970: 1_600_000_000))
+    }
+
+    @Test(
+        "every field verification reads is refused when its JSON type is wrong, naming the field",
+        arguments: [
+            (#"{"signedDate":1600000000000,"receiptCreationDate":"now"}"#, "receiptCreationDate"),
+            (#"{"signedDate":1e300}"#, "signedDate"),
+            (#"{"signedDate":-1e17}"#, "signedDate"),
+            (#"{"bundleId":7,"environment":"Sandbox"}"#, "bundleId"),
+            (#"{"bundleId":"com.example.app","environment":["Sandbox"]}"#, "environment"),
+            (#"{"bundleId":"com.example.app","receiptType":false}"#, "receiptType"),
+            (#"{"data":"com.example.app"}"#, "data"),
+            (#"{"data":{"bundleId":{"id":"com.example.app"},"environment":"Sandbox"}}"#, "data.bundleId"),
+            (#"{"summary":{"bundleId":"com.example.app","environment":1}}"#, "summary.environment"),
+            (#"{"appData":[]}"#, "appData"),
+            (
+                #"{"externalPurchaseToken":{"bundleId":"com.example.app","externalPurchaseId":2}}"#,
+                "externalPurchaseToken.externalPurchaseId"
+            ),
+        ])
+    func fieldTypes(payload: String, field: String) throws {
+        let jws = try JWSSigner().sign(payloadJSON: Array(payload.utf8))
+        do {
+            _ = try Self.verifier.verify(jws, options: JWSVerificationOptions(strictChecks: true))
+            Issue.record("verified: \(payload)")
+        } catch {
+            #expect(error.code == .invalidJWS, "\(payload): \(error)")
+            #expect(error.detail.hasPrefix("the payload's \(field) is "), "\(error.detail)")
+        }
     }
 
     @Test("a payload or header that names a key twice is refused: invalidJWS naming the key")

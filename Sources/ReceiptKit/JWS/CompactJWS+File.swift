@@ -8,25 +8,11 @@ extension CompactJWS {
     ///   compact JWS (or is larger than ``maximumLength``, which is refused before it is read), naming the file.
     public init(contentsOfFile path: String) throws(ReceiptError) {
         do throws(ReceiptError) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ReceiptError(.fileUnreadable, "no such file")
-            }
-            guard !isDirectory.boolValue else {
-                throw ReceiptError(.fileUnreadable, "cannot read a directory as a file")
-            }
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw ReceiptError(.fileUnreadable, "cannot open the file for reading")
-            }
-            defer { try? handle.close() }
-            let data: Data
-            do {
-                // One byte more than the limit is enough to know the file is too large, whatever it is (a FIFO too).
-                data = try handle.read(upToCount: Self.maximumLength + 1) ?? Data()
-            } catch {
-                throw ReceiptError(.fileUnreadable, "cannot read the file: \(error.localizedDescription)")
-            }
-            try self.init(bytes: [UInt8](data))
+            // A regular file larger than a JWS may be is refused from its size; anything else is read to one byte
+            // past the limit.
+            let bytes = try ReceiptFile.read(
+                path, limit: Self.maximumLength, what: "a JWS file", failure: .invalidJWS)
+            try self.init(bytes: bytes)
         } catch {
             throw error.inFile(path)
         }

@@ -29,6 +29,18 @@ indirect enum JSONTree: Sendable, Hashable {
         return nil
     }
 
+    /// The kind of value, for messages: `a string`, `a number`, `an object`, ...
+    var kind: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
     /// Why ``parse(_:maximumDepth:)`` refused a text.
     enum Refusal: Error, Equatable {
         /// Not valid JSON, or arrays and objects nested deeper than the bound.

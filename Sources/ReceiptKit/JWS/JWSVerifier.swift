@@ -143,6 +143,12 @@ public final class JWSVerifier: Sendable {
                 .signatureInvalid, "the ES256 signature does not verify with the key of x5c[0] (\(leaf.subject))")
         }
 
+        // Every field verification reads has the type Apple's payloads give it: a field of another type is refused,
+        // not read as absent (a string signedDate would otherwise move the verification time to now).
+        if let problem = jws.fields.problem {
+            throw ReceiptError(.invalidJWS, problem)
+        }
+
         let date: Date
         switch options.time {
         case .signedDate:

@@ -7,6 +7,12 @@
 /// SignerInfo ::= SEQUENCE { version, issuerAndSerialNumber, digestAlgorithm, [0] IMPLICIT signedAttrs OPTIONAL,
 ///   signatureAlgorithm, signature OCTET STRING, [1] IMPLICIT unsignedAttrs OPTIONAL }
 /// ```
+/// Every field of the envelope is read and checked, so that no byte outside the certificates and the signature goes
+/// unchecked: the versions are 1 (a signer named by issuer and serial number over `data` content), the
+/// digestAlgorithms set names exactly the signer's digest algorithm, every AlgorithmIdentifier's parameters are absent
+/// or NULL, the signature algorithm agrees with the digest, and there are no CRLs and no unsigned attributes (neither
+/// is covered by the signature).
+///
 /// Only valid while the buffer it was made from is.
 struct SignedDataContainer {
     let scanner: BERScanner
@@ -70,10 +76,13 @@ struct SignedDataContainer {
         // version, digestAlgorithms
         let end = signedData.contentEnd
         let version = try s.element(at: signedData.contentStart, limit: end, depth: 3)
-        _ = try s.int64(version, "SignedData version")
+        try Self.checkVersion(s, version, "SignedData")
         let digestAlgorithms = try s.element(at: version.end, limit: end, depth: 3)
         try s.expect(digestAlgorithms, 0x31, "the SignedData digestAlgorithms SET")
-        try s.validateStructure(of: digestAlgorithms, depth: 3)
+        var listed: [(algorithm: ReceiptDigestAlgorithm, offset: Int)] = []
+        try s.forEachChild(of: digestAlgorithms, depth: 3) { (identifier) throws(ReceiptError) in
+            listed.append((try Self.digestAlgorithm(s, identifier, depth: 4), identifier.offset))
+        }
 
         // encapContentInfo
         let encapsulated = try s.element(at: digestAlgorithms.end, limit: end, depth: 3)
@@ -120,9 +129,10 @@ struct SignedDataContainer {
             next = try s.element(at: position, limit: end, depth: 3)
         }
         if next.identifier == 0xA1 {
-            try s.validateStructure(of: next, depth: 3)
-            position = next.end
-            next = try s.element(at: position, limit: end, depth: 3)
+            throw ReceiptError(
+                .invalidSignedData,
+                "the receipt carries revocation lists (crls), which its signature does not cover; receipts have none",
+                offset: next.offset)
         }
         try s.expect(next, 0x31, "the signerInfos SET")
         guard next.end == end else {
@@ -144,7 +154,7 @@ struct SignedDataContainer {
         // SignerInfo
         let infoEnd = signerInfo.contentEnd
         let signerVersion = try s.element(at: signerInfo.contentStart, limit: infoEnd, depth: 5)
-        _ = try s.int64(signerVersion, "SignerInfo version")
+        try Self.checkVersion(s, signerVersion, "SignerInfo")
         let sid = try s.element(at: signerVersion.end, limit: infoEnd, depth: 5)
         guard sid.identifier == 0x30 else {
             throw ReceiptError(
@@ -162,14 +172,24 @@ struct SignedDataContainer {
         signerIssuer = issuer.range
         signerSerial = serial.content
         let digestAlgorithm = try s.element(at: sid.end, limit: infoEnd, depth: 5)
-        digest = try Self.digestAlgorithm(s, digestAlgorithm)
+        let signerDigest = try Self.digestAlgorithm(s, digestAlgorithm, depth: 5)
+        digest = signerDigest
+        // With one signer, the SignedData lists exactly its digest algorithm (CMS, RFC 5652 section 5.1).
+        guard listed.count == 1, listed[0].algorithm == signerDigest else {
+            let names = listed.map { $0.algorithm.rawValue.uppercased() }.joined(separator: ", ")
+            throw ReceiptError(
+                .invalidSignedData,
+                "the SignedData digestAlgorithms set lists \(listed.isEmpty ? "nothing" : names); a receipt's lists "
+                    + "exactly its signer's digest algorithm, \(signerDigest.rawValue.uppercased())",
+                offset: listed.first(where: { $0.algorithm != signerDigest })?.offset ?? digestAlgorithms.offset)
+        }
         var field = try s.element(at: digestAlgorithm.end, limit: infoEnd, depth: 5)
         signedAttributes = nil
         if field.identifier == 0xA0 {
             signedAttributes = field
             field = try s.element(at: field.end, limit: infoEnd, depth: 5)
         }
-        try Self.checkSignatureAlgorithm(s, field)
+        try Self.checkSignatureAlgorithm(s, field, digest: signerDigest)
         signature = try s.element(at: field.end, limit: infoEnd, depth: 5)
         guard signature.primitiveIdentifier == 0x04 else {
             throw ReceiptError(
@@ -177,42 +197,104 @@ struct SignedDataContainer {
                 offset: signature.offset)
         }
         if signature.end < infoEnd {
-            let unsigned = try s.element(at: signature.end, limit: infoEnd, depth: 5)
-            try s.expect(unsigned, 0xA1, "[1] unsigned attributes")
-            guard unsigned.end == infoEnd else {
-                throw ReceiptError(.unexpectedElement, "extra elements in the SignerInfo", offset: unsigned.end)
+            let after = try s.element(at: signature.end, limit: infoEnd, depth: 5)
+            guard after.identifier == 0xA1 else {
+                throw ReceiptError(.unexpectedElement, "extra elements in the SignerInfo", offset: after.offset)
             }
+            throw ReceiptError(
+                .invalidSignedData,
+                "the SignerInfo carries unsigned attributes, which its signature does not cover; receipts have none",
+                offset: after.offset)
         }
     }
 
-    private static func digestAlgorithm(_ s: BERScanner, _ element: TLV) throws(ReceiptError) -> ReceiptDigestAlgorithm
-    {
+    /// Requires a version INTEGER to be 1: a SignedData over `data` content and a SignerInfo naming its signer by
+    /// issuer and serial number are version 1 (CMS, RFC 5652), as every App Store and Xcode receipt is.
+    private static func checkVersion(_ s: BERScanner, _ element: TLV, _ what: String) throws(ReceiptError) {
+        let version = try s.int64(element, "\(what) version")
+        guard version == 1 else {
+            throw ReceiptError(
+                .invalidSignedData, "the \(what) version is \(version); a receipt's is 1", offset: element.offset)
+        }
+    }
+
+    /// Reads a digest AlgorithmIdentifier: a supported digest OID, with parameters absent or NULL.
+    private static func digestAlgorithm(
+        _ s: BERScanner, _ element: TLV, depth: Int
+    ) throws(ReceiptError) -> ReceiptDigestAlgorithm {
         try s.expect(element, 0x30, "the digest AlgorithmIdentifier")
-        let oid = try s.element(at: element.contentStart, limit: element.contentEnd, depth: 6)
+        let oid = try s.element(at: element.contentStart, limit: element.contentEnd, depth: depth + 1)
         try s.expect(oid, 0x06, "the digest algorithm OID")
         guard let algorithm = ReceiptDigestAlgorithm.find(s, oid.content) else {
             throw ReceiptError(
                 .unsupportedAlgorithm, "the digest algorithm is not SHA-1, SHA-256, SHA-384 or SHA-512",
                 offset: oid.offset)
         }
+        try checkParameters(s, element, after: oid, depth: depth, what: "digest")
         return algorithm
     }
 
-    private static func checkSignatureAlgorithm(_ s: BERScanner, _ element: TLV) throws(ReceiptError) {
+    /// Requires an AlgorithmIdentifier's parameters, after its OID, to be absent or NULL (as RFC 5754 and RFC 3370
+    /// have them for SHA-2 and RSA; Apple's receipts write NULL).
+    private static func checkParameters(
+        _ s: BERScanner, _ element: TLV, after oid: TLV, depth: Int, what: String
+    ) throws(ReceiptError) {
+        guard oid.end < element.contentEnd else { return }
+        let parameters = try s.element(at: oid.end, limit: element.contentEnd, depth: depth + 1)
+        guard parameters.identifier == 0x05, parameters.contentCount == 0 else {
+            throw ReceiptError(
+                .invalidSignedData,
+                "the \(what) algorithm's parameters are \(parameters.tag), not NULL; they must be NULL or absent",
+                offset: parameters.offset)
+        }
+        guard parameters.end == element.contentEnd else {
+            throw ReceiptError(
+                .unexpectedElement, "extra elements after the \(what) algorithm's parameters",
+                offset: parameters.end)
+        }
+    }
+
+    /// Checks the signature AlgorithmIdentifier: RSA PKCS#1 v1.5 (parameters NULL or absent) or ECDSA (parameters
+    /// absent), and, when the OID names a digest (sha256WithRSAEncryption, ecdsa-with-SHA256), the signer's digest.
+    private static func checkSignatureAlgorithm(
+        _ s: BERScanner, _ element: TLV, digest: ReceiptDigestAlgorithm
+    ) throws(ReceiptError) {
         try s.expect(element, 0x30, "the signature AlgorithmIdentifier")
         let oid = try s.element(at: element.contentStart, limit: element.contentEnd, depth: 6)
         try s.expect(oid, 0x06, "the signature algorithm OID")
         let content = oid.content
         let bytes = UnsafeRawBufferPointer(rebasing: s.bytes[content])
-        let isRSA =
-            content.count == 9 && bytes.starts(with: ObjectIdentifiers.pkcs1Prefix)
-            && [1, 5, 11, 12, 13, 14].contains(bytes[8])
-        let isEC =
-            s.equals(content, ObjectIdentifiers.ecPublicKey)
-            || (content.count == 8 && bytes.starts(with: ObjectIdentifiers.ecdsaPrefix))
-        guard isRSA || isEC else {
+        let rsaDigests: [UInt8: ReceiptDigestAlgorithm?] = [
+            1: nil, 5: .sha1, 11: .sha256, 12: .sha384, 13: .sha512,
+        ]
+        let ecdsaDigests: [UInt8: ReceiptDigestAlgorithm] = [2: .sha256, 3: .sha384, 4: .sha512]
+        let named: ReceiptDigestAlgorithm?
+        if content.count == 9, bytes.starts(with: ObjectIdentifiers.pkcs1Prefix), let entry = rsaDigests[bytes[8]] {
+            named = entry
+            try checkParameters(s, element, after: oid, depth: 5, what: "signature")
+        } else if s.equals(content, ObjectIdentifiers.ecPublicKey) {
+            named = nil
+            try checkParameters(s, element, after: oid, depth: 5, what: "signature")
+        } else if content.count == 8, bytes.starts(with: ObjectIdentifiers.ecdsaPrefix),
+            let entry = ecdsaDigests[bytes[7]]
+        {
+            named = entry
+            guard oid.end == element.contentEnd else {
+                throw ReceiptError(
+                    .invalidSignedData, "the ECDSA signature algorithm has parameters; it must have none",
+                    offset: oid.end)
+            }
+        } else {
             throw ReceiptError(
-                .unsupportedAlgorithm, "the signature algorithm is neither RSA PKCS#1 v1.5 nor ECDSA",
+                .unsupportedAlgorithm,
+                "the signature algorithm is neither RSA PKCS#1 v1.5 nor ECDSA with SHA-1, SHA-256, SHA-384 or SHA-512",
+                offset: oid.offset)
+        }
+        if let named, named != digest {
+            throw ReceiptError(
+                .invalidSignedData,
+                "the signature algorithm names \(named.rawValue.uppercased()), but the signer's digest algorithm is "
+                    + "\(digest.rawValue.uppercased())",
                 offset: oid.offset)
         }
     }
