@@ -41,6 +41,9 @@ extension CommandLineTool {
             let port = try options.integer("--port", default: 0, range: 0...65535)
             var keys: [APIKey] = []
             for argument in options.repeated["--api-key"] ?? [] {
+                if let equals = argument.firstIndex(of: "="), argument.index(after: equals) != argument.endIndex {
+                    try InputFile.mustExist(String(argument[argument.index(after: equals)...]), option: "--api-key")
+                }
                 do throws(StoreServerError) {
                     keys.append(try APIKey(argument: argument))
                 } catch {
@@ -72,6 +75,7 @@ extension CommandLineTool {
             let serverConfiguration = try Self.serverConfiguration(options)
             var configuration = StoreConfiguration.demo
             if let path = options.values["--config"] {
+                try InputFile.mustExist(path, option: "--config")
                 do throws(StoreSimulatorError) {
                     configuration = try StoreConfiguration(contentsOf: URL(fileURLWithPath: path))
                 } catch {

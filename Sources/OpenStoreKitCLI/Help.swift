@@ -46,12 +46,20 @@ enum Help {
 
         Verdicts, progress and errors go to standard error; event logs, feeds, reports and JSON go to standard output.
         Exit codes: 0 success, 1 an expectation failed, 2 a usage error, a malformed feed or an output that could
-        not be written (standard output included).
+        not be written (standard output included). A missing input (a feed, receipt, JWS, certificate, key or
+        catalog) is a usage error, reported as `FILE: no such file` before anything runs.
         The feed language: docs/feeds.md.
 
         """
 
+    /// The usage of a command (or of an action, such as `receipt verify`), ending with a line feed; nil for a name
+    /// that is neither.
     static func command(_ name: String) -> String? {
+        guard let text = usage(name) else { return nil }
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
+
+    private static func usage(_ name: String) -> String? {
         switch name {
         case "demo":
             return """
@@ -161,7 +169,7 @@ enum Help {
                 hash when given. It trusts only the roots passed with --root (DER or PEM), plus OpenStoreKit's test
                 root with --test-root. On success it prints the receipt as JSON with the field names of Apple's
                 verifyReceipt answer and exits 0; on failure it prints {"error": {"code": ..., "message": ...}} and
-                exits 1. Usage errors exit 2.
+                exits 1. Usage errors exit 2, a missing file among them (`FILE: no such file`).
 
                 dump prints the same JSON without verifying anything, marked "verified": false.
 
@@ -229,7 +237,7 @@ enum Help {
                 For each file it prints {"file": ..., "payload": {...}, "verified": true} with the payload's own
                 (Apple's) key names, or {"error": {"code": ..., "message": ..., "name": ..., "file": ...}}. Exit
                 codes: 0 every file verified, 1 a file was refused (a file that is not a JWS is refused with code
-                600), 2 a usage error.
+                600), 2 a usage error, a missing file among them (`FILE: no such file`, before any file is read).
 
                 decode prints the header and payload without verifying anything, marked "verified": false.
 
