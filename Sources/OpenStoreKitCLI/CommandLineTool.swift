@@ -102,6 +102,8 @@ public struct CommandLineTool: Sendable {
                 return try jws(rest)
             case "serve":
                 return try serve(rest)
+            case "token":
+                return try token(rest)
             case "crash-workload":  // not listed: the child process of the crash test
                 return try crashWorkload(rest)
             default:

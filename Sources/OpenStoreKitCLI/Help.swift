@@ -1,6 +1,6 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "help", "version"]
+    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "token", "help", "version"]
 
     /// The release of the command, printed by `openstorekit --version`.
     static let version = "0.1.0"
@@ -13,6 +13,7 @@ enum Help {
             "--bundle-id", "--notifications-url", "--control-token",
         ],
         "generate": ["--users", "--seed", "--steps", "--output"],
+        "token": ["--api-key", "--issuer-id", "--bundle-id", "--lifetime", "--url", "--control-token"],
         "serve": [
             "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
             "--control-token",
@@ -41,6 +42,7 @@ enum Help {
           receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
           jws         Verify or decode StoreKit 2 signed data (compact JWS: transactions, renewal info, ...).
           serve       Serve the App Store Server API and send Server Notifications V2 (build with --traits Server).
+          token       Print an App Store Server API token (a JWT signed with a .p8 key), for curl.
           help        Show help for a command: openstorekit help run (or openstorekit run --help)
           version     Print the release: openstorekit version (or openstorekit --version)
 
@@ -214,6 +216,32 @@ enum Help {
                   --notifications-url URL  Where to POST notifications; none are sent without it.
                   --control-token TOKEN    The control API's bearer token; a random one (printed on standard
                                            error) by default.
+
+                """
+        case "token":
+            return """
+                Usage: openstorekit token --api-key KEYID=FILE.p8 --issuer-id ID --bundle-id ID [--lifetime SECONDS]
+                           [--url BASE --control-token TOKEN]
+
+                Prints an App Store Server API bearer token on standard output: a JWT signed ES256 with the In-App
+                Purchase key FILE.p8 (PKCS#8 PEM, as App Store Connect hands out), header alg ES256, kid KEYID and typ
+                JWT, claims iss, iat, exp, aud appstoreconnect-v1 and bid, as Apple's App Store Server Libraries make
+                it. For curl against `openstorekit serve` (or Apple's servers):
+                  curl -H "Authorization: Bearer $(openstorekit token --api-key ...)" "$URL/inApps/v1/..."
+
+                Options:
+                  --api-key KEYID=FILE     The key id and the .p8 file of the key that signs (as serve takes it).
+                  --issuer-id ID           The issuer id (iss).
+                  --bundle-id ID           The app's bundle id (bid); with --url, the served store's by default.
+                  --lifetime SECONDS       exp is iat plus this: 1 to 3600 (Apple's limit), 300 by default.
+                  --url BASE               The base URL of a served store (the first line `openstorekit serve`
+                                           prints): iat is the served store's clock, read from its control API
+                                           (GET BASE/openstorekit/v1/store), so the token is valid on a store whose
+                                           clock was moved. Without it, iat is the system clock.
+                  --control-token TOKEN    With --url: the served store's control token.
+
+                Exit codes: 0 the token was printed, 2 a usage error, a key that cannot be read, or a served store
+                that cannot be reached.
 
                 """
         case "jws":

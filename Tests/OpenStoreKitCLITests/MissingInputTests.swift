@@ -16,6 +16,7 @@ private let missingInputs: [(arguments: [String], missing: String)] = [
     (["jws", "verify", existing, "nosuch.jws", "--test-root"], "nosuch.jws"),
     (["jws", "verify", existing, "--root", "nosuch.pem"], "nosuch.pem"),
     (["jws", "decode", "nosuch"], "nosuch"),
+    (["token", "--api-key", "K=nosuch.p8", "--issuer-id", "issuer", "--bundle-id", "com.example.app"], "nosuch.p8"),
 ]
 
 @Suite("Missing inputs and misspelt names")
@@ -70,7 +71,7 @@ struct MissingInputTests {
         arguments: [
             ["help"], ["help", "help"], ["help", "version"], ["help", "receipt", "verify"],
             ["help", "receipt", "dump"],
-            ["help", "jws", "verify"], ["help", "jws", "decode"], ["help", "crash-workload"],
+            ["help", "jws", "verify"], ["help", "jws", "decode"], ["help", "crash-workload"], ["help", "token"],
             ["version", "--help"], ["help", "--help"],
         ])
     func helpEndsWithALineFeed(arguments: [String]) {
