@@ -14,9 +14,11 @@ extension CommandLineTool {
         """
         openstorekit \(command): this build has no HTTP server. It needs GNU libmicrohttpd's headers and the package \
         trait Server:
-          apt-get install -y libmicrohttpd-dev      (Debian, Ubuntu; brew install libmicrohttpd; dnf install libmicrohttpd-devel)
-          swift build --traits Server               (then .build/debug/openstorekit \(command) ...)
-        or in one step: swift run --traits Server openstorekit \(command) ...
+          apt-get update && apt-get install -y libmicrohttpd-dev   (Debian, Ubuntu; brew install libmicrohttpd; \
+        dnf install libmicrohttpd-devel)
+          swift build --traits Server --scratch-path .build/server   (then .build/server/debug/openstorekit \(command) ...)
+        The separate scratch path keeps the server build: a plain `swift build` or `swift run` into .build replaces a \
+        binary built there with --traits Server by one without the server.
 
         """
     }

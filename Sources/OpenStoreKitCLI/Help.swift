@@ -201,7 +201,9 @@ enum Help {
                 Notifications V2 POSTed to --notifications-url, and a control API (/openstorekit/v1/...) that drives
                 the store. The first line on standard output is the base URL (http://127.0.0.1:PORT); SIGINT or
                 SIGTERM stops the server, commits the state and exits 0. Needs a build with the package trait Server
-                (swift build --traits Server) and libmicrohttpd-dev. Walk-through: docs/server.md.
+                (swift build --traits Server --scratch-path .build/server, which a plain swift build does not
+                replace) and libmicrohttpd-dev. `openstorekit token` mints API tokens for curl. Walk-through:
+                docs/server.md.
 
                 Options:
                   --host ADDR              The numeric address to listen on; 127.0.0.1 by default.
