@@ -114,7 +114,11 @@ let package = Package(
             ]),
         // Written as iOS code is: it imports only StoreKit and StoreKitTest.
         .testTarget(name: "StoreKitSourceCompatibilityTests", dependencies: ["StoreKit", "StoreKitTest"]),
-        .testTarget(name: "OpenStoreKitTestTests", dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit"]),
+        // Its Products.storekit is a resource, as iOS projects keep the file: SKTestSession(configurationFileNamed:)
+        // finds it in the resource bundle beside the test executable.
+        .testTarget(
+            name: "OpenStoreKitTestTests", dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit"],
+            resources: [.copy("Resources/Products.storekit")]),
         .testTarget(
             name: "PurchasesTests",
             dependencies: [

@@ -1,8 +1,9 @@
-/// The Levenshtein distance between identifiers, to suggest the closest names for a misspelt one.
-enum EditDistance {
+/// The Levenshtein distance between identifiers, to suggest the closest names for a misspelt one (a feed's step or
+/// product, a command of the `openstorekit` tool).
+package enum EditDistance {
     /// The number of single-character insertions, deletions and substitutions that turn `a` into `b`; stops counting
     /// past `limit` (returning `limit + 1`).
-    static func between(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    package static func between(_ a: [Character], _ b: [Character], limit: Int) -> Int {
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
@@ -24,7 +25,7 @@ enum EditDistance {
 
     /// Up to three of `candidates` closest to `name`: within a third of its length (at least 2 edits), nearest first,
     /// then in alphabetical order.
-    static func closest(to name: String, among candidates: [String]) -> [String] {
+    package static func closest(to name: String, among candidates: [String]) -> [String] {
         let target = Array(name)
         let limit = max(2, target.count / 3)
         var scored: [(distance: Int, name: String)] = []

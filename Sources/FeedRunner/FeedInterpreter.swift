@@ -314,7 +314,8 @@ final class FeedInterpreter {
             guard target <= ISO8601.latest else {
                 return "the clock would pass \(ISO8601.format(ISO8601.latest)), the latest date a feed's clock reaches"
             }
-            do { log(try store.advance(to: target)) } catch { return error.detail }
+            // Each renewal is logged as the store handles it, before the callbacks it causes, which run during the move.
+            do { try store.advance(to: target) { log($0) } } catch { return error.detail }
         case .refund(let reference):
             guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
             do { _ = try store.refund(id) } catch { return error.detail }

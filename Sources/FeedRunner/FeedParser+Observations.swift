@@ -70,12 +70,21 @@ extension FeedParser {
             }
             return .paid(reference, amount)
         default:
+            let names = [
+                "states", "state", "removed", "error", "restore", "unfinished", "owned", "not-owned", "subscribed",
+                "not-subscribed", "revoked", "no", "heard", "order", "original", "exception", "paid", "delegate",
+                "history", "charged", "renewals", "phase", "access", "receipt", "receipt-cancelled", "sk2",
+                "notification",
+                "paywall",
+            ]
+            let close = EditDistance.closest(to: kind, among: names)
             throw reader.error(
                 .invalidValue,
                 at: reader.lastColumn,
                 "unknown expectation \"\(kind)\"",
-                hint:
-                    "expectations are states, state, removed, error, restore, unfinished, owned, not-owned, subscribed, not-subscribed, revoked, no, heard, order, original, exception, paid, delegate, history, charged, renewals, phase, access, receipt, receipt-cancelled and paywall"
+                hint: close.isEmpty
+                    ? "expectations are " + names.dropLast().joined(separator: ", ") + " and paywall"
+                    : "did you mean " + close.joined(separator: " or ") + "?"
             )
         }
     }

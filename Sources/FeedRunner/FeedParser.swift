@@ -122,6 +122,14 @@ public struct FeedParser: Sendable {
                 .appendingPathComponent(source)
     }
 
+    /// The first words of the steps, as docs/feeds.md lists them: what an unknown step is compared with.
+    static let stepNames = [
+        "config", "set", "user", "device", "observer", "delegate", "buy", "buy-elsewhere", "promote", "next",
+        "approve", "decline", "finish", "delete", "clear-transactions", "resolve", "refund", "reverse-refund",
+        "refund-request", "refund-decline", "restore", "show-price-consent", "advance", "restart", "expire", "renew",
+        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "expect",
+    ]
+
     /// The most bytes of a `.storekit` file a `config` step loads (16 MiB).
     static let maximumConfigurationLength = 16 << 20
 
@@ -477,12 +485,15 @@ public struct FeedParser: Sendable {
         case "sk2":
             step = .storeKit2(try storeKit2Step(&reader))
         default:
+            let close = EditDistance.closest(to: verb.word, among: Self.stepNames)
             throw reader.error(
                 .unknownStep,
                 at: verb.column,
                 "unknown step \"\(verb.word)\"",
-                hint:
-                    "steps are config, set, user, device, observer, delegate, buy, promote, next, approve, decline, finish, refund, reverse-refund, refund-request, refund-decline, restore, show-price-consent, advance, restart, family, leave-family, paywall, sk2 and expect (docs/feeds.md)"
+                hint: close.isEmpty
+                    ? "steps are " + Self.stepNames.dropLast().joined(separator: ", ") + " and "
+                        + (Self.stepNames.last ?? "") + " (docs/feeds.md)"
+                    : "did you mean " + close.joined(separator: " or ") + "?"
             )
         }
         try reader.end()

@@ -96,6 +96,7 @@ extension CommandLineTool {
         if options.values["--commit"] != nil, statePaths == nil {
             throw UsageError("--commit applies to state files; give --state PATH as well")
         }
+        try InputFile.mustExist(feeds)
         var outputs: [OutputFile] = []
         let combined = try options.values["--log"].map { (path) throws(UsageError) in
             try OutputFile(path, option: "--log", what: "the event log")

@@ -47,6 +47,8 @@ extension CommandLineTool {
         case .now: verification.time = .now
         case .date(let date): verification.time = .date(date)
         }
+        try InputFile.mustExist(options.operands)
+        try InputFile.mustExist(roots, option: "--root")
         let pretty = !options.flags.contains("--compact")
         let verifier: JWSVerifier
         do throws(ReceiptError) {
@@ -84,6 +86,7 @@ extension CommandLineTool {
         guard options.operands.count == 1, let file = options.operands.first else {
             throw UsageError("jws decode needs exactly one JWS file")
         }
+        try InputFile.mustExist(file)
         let pretty = !options.flags.contains("--compact")
         do throws(ReceiptError) {
             let jws = try CompactJWS(contentsOfFile: file)

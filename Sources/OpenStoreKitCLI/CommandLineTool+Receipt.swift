@@ -48,6 +48,8 @@ extension CommandLineTool {
                 throw UsageError("--device-id takes a UUID or a 12-digit hexadecimal MAC address, not \"\(device)\"")
             }
         }
+        try InputFile.mustExist(file)
+        try InputFile.mustExist(roots, option: "--root")
         let pretty = !options.flags.contains("--compact")
         do throws(ReceiptError) {
             let certificates = try roots.map { (path) throws(ReceiptError) -> X509Certificate in
@@ -71,6 +73,7 @@ extension CommandLineTool {
         guard options.operands.count == 1, let file = options.operands.first else {
             throw UsageError("receipt dump needs exactly one receipt file")
         }
+        try InputFile.mustExist(file)
         let pretty = !options.flags.contains("--compact")
         do throws(ReceiptError) {
             let bytes = try ReceiptFile.readReceipt(atPath: file)

@@ -14,9 +14,11 @@ extension CommandLineTool {
         """
         openstorekit \(command): this build has no HTTP server. It needs GNU libmicrohttpd's headers and the package \
         trait Server:
-          apt-get install -y libmicrohttpd-dev      (Debian, Ubuntu; brew install libmicrohttpd; dnf install libmicrohttpd-devel)
-          swift build --traits Server               (then .build/debug/openstorekit \(command) ...)
-        or in one step: swift run --traits Server openstorekit \(command) ...
+          apt-get update && apt-get install -y libmicrohttpd-dev   (Debian, Ubuntu; brew install libmicrohttpd; \
+        dnf install libmicrohttpd-devel)
+          swift build --traits Server --scratch-path .build/server   (then .build/server/debug/openstorekit \(command) ...)
+        The separate scratch path keeps the server build: a plain `swift build` or `swift run` into .build replaces a \
+        binary built there with --traits Server by one without the server.
 
         """
     }
@@ -41,6 +43,9 @@ extension CommandLineTool {
             let port = try options.integer("--port", default: 0, range: 0...65535)
             var keys: [APIKey] = []
             for argument in options.repeated["--api-key"] ?? [] {
+                if let equals = argument.firstIndex(of: "="), argument.index(after: equals) != argument.endIndex {
+                    try InputFile.mustExist(String(argument[argument.index(after: equals)...]), option: "--api-key")
+                }
                 do throws(StoreServerError) {
                     keys.append(try APIKey(argument: argument))
                 } catch {
@@ -72,6 +77,7 @@ extension CommandLineTool {
             let serverConfiguration = try Self.serverConfiguration(options)
             var configuration = StoreConfiguration.demo
             if let path = options.values["--config"] {
+                try InputFile.mustExist(path, option: "--config")
                 do throws(StoreSimulatorError) {
                     configuration = try StoreConfiguration(contentsOf: URL(fileURLWithPath: path))
                 } catch {

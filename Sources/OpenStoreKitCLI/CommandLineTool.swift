@@ -84,9 +84,11 @@ public struct CommandLineTool: Sendable {
                 }
                 let subtopic = options.operands.dropFirst().joined(separator: " ")
                 guard let text = Help.command(subtopic.isEmpty ? topic : "\(topic) \(subtopic)") else {
+                    let close = subtopic.isEmpty ? EditDistance.closest(to: topic, among: Help.commands) : []
                     throw UsageError(
-                        "unknown command \"\(options.operands.joined(separator: " "))\"; commands are "
-                            + Help.commands.joined(separator: ", "))
+                        "unknown command \"\(options.operands.joined(separator: " "))\""
+                            + (close.isEmpty ? "" : ": did you mean " + close.joined(separator: " or ") + "?")
+                            + " (commands are " + Help.commands.joined(separator: ", ") + ")")
                 }
                 output.out(text)
                 return 0
@@ -102,11 +104,16 @@ public struct CommandLineTool: Sendable {
                 return try jws(rest)
             case "serve":
                 return try serve(rest)
+            case "token":
+                return try token(rest)
             case "crash-workload":  // not listed: the child process of the crash test
                 return try crashWorkload(rest)
             default:
+                let close = EditDistance.closest(to: command, among: Help.commands)
                 throw UsageError(
-                    "unknown command \"\(command)\"; commands are \(Help.commands.joined(separator: ", "))")
+                    "unknown command \"\(command)\""
+                        + (close.isEmpty ? "" : ": did you mean " + close.joined(separator: " or ") + "?")
+                        + " (commands are \(Help.commands.joined(separator: ", ")))")
             }
         } catch {
             let topic = Help.command(command) == nil ? "" : " \(command)"

@@ -1,6 +1,6 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "help", "version"]
+    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "token", "help", "version"]
 
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
@@ -10,6 +10,7 @@ enum Help {
             "--bundle-id", "--notifications-url", "--control-token",
         ],
         "generate": ["--users", "--seed", "--steps", "--output"],
+        "token": ["--api-key", "--issuer-id", "--bundle-id", "--lifetime", "--url", "--control-token"],
         "serve": [
             "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
             "--control-token",
@@ -38,17 +39,26 @@ enum Help {
           receipt     Verify or dump an App Store receipt (Apple's or the simulator's).
           jws         Verify or decode StoreKit 2 signed data (compact JWS: transactions, renewal info, ...).
           serve       Serve the App Store Server API and send Server Notifications V2 (build with --traits Server).
+          token       Print an App Store Server API token (a JWT signed with a .p8 key), for curl.
           help        Show help for a command: openstorekit help run (or openstorekit run --help)
           version     Print the release: openstorekit version (or openstorekit --version)
 
         Verdicts, progress and errors go to standard error; event logs, feeds, reports and JSON go to standard output.
         Exit codes: 0 success, 1 an expectation failed, 2 a usage error, a malformed feed or an output that could
-        not be written (standard output included).
+        not be written (standard output included). A missing input (a feed, receipt, JWS, certificate, key or
+        catalog) is a usage error, reported as `FILE: no such file` before anything runs.
         The feed language: docs/feeds.md.
 
         """
 
+    /// The usage of a command (or of an action, such as `receipt verify`), ending with a line feed; nil for a name
+    /// that is neither.
     static func command(_ name: String) -> String? {
+        guard let text = usage(name) else { return nil }
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
+
+    private static func usage(_ name: String) -> String? {
         switch name {
         case "demo":
             return """
@@ -158,7 +168,7 @@ enum Help {
                 hash when given. It trusts only the roots passed with --root (DER or PEM), plus OpenStoreKit's test
                 root with --test-root. On success it prints the receipt as JSON with the field names of Apple's
                 verifyReceipt answer and exits 0; on failure it prints {"error": {"code": ..., "message": ...}} and
-                exits 1. Usage errors exit 2.
+                exits 1. Usage errors exit 2, a missing file among them (`FILE: no such file`).
 
                 dump prints the same JSON without verifying anything, marked "verified": false.
 
@@ -188,7 +198,9 @@ enum Help {
                 Notifications V2 POSTed to --notifications-url, and a control API (/openstorekit/v1/...) that drives
                 the store. The first line on standard output is the base URL (http://127.0.0.1:PORT); SIGINT or
                 SIGTERM stops the server, commits the state and exits 0. Needs a build with the package trait Server
-                (swift build --traits Server) and libmicrohttpd-dev. Walk-through: docs/server.md.
+                (swift build --traits Server --scratch-path .build/server, which a plain swift build does not
+                replace) and libmicrohttpd-dev. `openstorekit token` mints API tokens for curl. Walk-through:
+                docs/server.md.
 
                 Options:
                   --host ADDR              The numeric address to listen on; 127.0.0.1 by default.
@@ -203,6 +215,32 @@ enum Help {
                   --notifications-url URL  Where to POST notifications; none are sent without it.
                   --control-token TOKEN    The control API's bearer token; a random one (printed on standard
                                            error) by default.
+
+                """
+        case "token":
+            return """
+                Usage: openstorekit token --api-key KEYID=FILE.p8 --issuer-id ID --bundle-id ID [--lifetime SECONDS]
+                           [--url BASE --control-token TOKEN]
+
+                Prints an App Store Server API bearer token on standard output: a JWT signed ES256 with the In-App
+                Purchase key FILE.p8 (PKCS#8 PEM, as App Store Connect hands out), header alg ES256, kid KEYID and typ
+                JWT, claims iss, iat, exp, aud appstoreconnect-v1 and bid, as Apple's App Store Server Libraries make
+                it. For curl against `openstorekit serve` (or Apple's servers):
+                  curl -H "Authorization: Bearer $(openstorekit token --api-key ...)" "$URL/inApps/v1/..."
+
+                Options:
+                  --api-key KEYID=FILE     The key id and the .p8 file of the key that signs (as serve takes it).
+                  --issuer-id ID           The issuer id (iss).
+                  --bundle-id ID           The app's bundle id (bid); with --url, the served store's by default.
+                  --lifetime SECONDS       exp is iat plus this: 1 to 3600 (Apple's limit), 300 by default.
+                  --url BASE               The base URL of a served store (the first line `openstorekit serve`
+                                           prints): iat is the served store's clock, read from its control API
+                                           (GET BASE/openstorekit/v1/store), so the token is valid on a store whose
+                                           clock was moved. Without it, iat is the system clock.
+                  --control-token TOKEN    With --url: the served store's control token.
+
+                Exit codes: 0 the token was printed, 2 a usage error, a key that cannot be read, or a served store
+                that cannot be reached.
 
                 """
         case "jws":
@@ -226,7 +264,7 @@ enum Help {
                 For each file it prints {"file": ..., "payload": {...}, "verified": true} with the payload's own
                 (Apple's) key names, or {"error": {"code": ..., "message": ..., "name": ..., "file": ...}}. Exit
                 codes: 0 every file verified, 1 a file was refused (a file that is not a JWS is refused with code
-                600), 2 a usage error.
+                600), 2 a usage error, a missing file among them (`FILE: no such file`, before any file is read).
 
                 decode prints the header and payload without verifying anything, marked "verified": false.
 

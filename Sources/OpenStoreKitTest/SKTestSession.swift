@@ -40,8 +40,10 @@ public final class SKTestSession: NSObject, Sendable {
     /// `SKPaymentQueue.default()`.
     ///
     /// The file is looked for in each folder named by the environment variable `OPENSTOREKIT_CONFIGURATION_PATH`
-    /// (separated by `:`), then in the current directory, then at `filename` taken as a path (absolute, or relative to
-    /// the current directory). The `.storekit` extension may be given or left out.
+    /// (separated by `:`), then in the main bundle and every loaded bundle, then in the resource bundles SwiftPM builds
+    /// beside the running test executable (so a test target's `resources: [.copy("Products.storekit")]` is found, as
+    /// an Xcode test bundle's file is), then in the current directory; an absolute `filename` is taken as the path.
+    /// The `.storekit` extension may be given or left out.
     ///
     /// - Throws: ``SKTestError`` `fileNotFound` naming the places searched, or `serviceUnavailable` for a file that
     ///   cannot be read as a configuration (naming the file and the key path).
@@ -367,14 +369,23 @@ public final class SKTestSession: NSObject, Sendable {
     static func locateConfiguration(
         named filename: String,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        currentDirectory: String = FileManager.default.currentDirectoryPath
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        bundleFolders: [URL] = resourceFolders()
     ) throws(SKTestError) -> URL {
         let name = filename.hasSuffix(".storekit") ? filename : filename + ".storekit"
-        var candidates: [URL] = []
-        for folder in (environment[configurationPathVariable] ?? "").split(separator: ":") where !folder.isEmpty {
-            candidates.append(URL(fileURLWithPath: String(folder)).appendingPathComponent(name))
+        var folders: [URL] = []
+        if !name.hasPrefix("/") {
+            for folder in (environment[configurationPathVariable] ?? "").split(separator: ":") where !folder.isEmpty {
+                folders.append(URL(fileURLWithPath: String(folder)))
+            }
+            folders += bundleFolders
+            folders.append(URL(fileURLWithPath: currentDirectory))
         }
-        candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent(name))
+        var candidates: [URL] = []
+        var seen = Set<String>()
+        for folder in folders where seen.insert(folder.standardizedFileURL.path).inserted {
+            candidates.append(folder.appendingPathComponent(name))
+        }
         if name.hasPrefix("/") { candidates.append(URL(fileURLWithPath: name)) }
         var isDirectory: ObjCBool = false
         for candidate in candidates
@@ -387,7 +398,34 @@ public final class SKTestSession: NSObject, Sendable {
             .fileNotFound,
             message: "\(name) not found; looked in "
                 + candidates.map { $0.deletingLastPathComponent().path }.joined(separator: ", ")
-                + "; put it in the current directory or set \(configurationPathVariable) to the folder holding it"
+                + "; add it to the test target's resources (`resources: [.copy(\"\(name)\")]` in Package.swift), "
+                + "put it in the current directory, or set \(configurationPathVariable) to the folder holding it"
         )
+    }
+
+    /// The folders of the bundles where a configuration file may be, in the order they are searched: the main
+    /// bundle's resources, those of every loaded bundle, then the resource bundles SwiftPM builds beside the
+    /// running executable (`<Package>_<Target>.resources` on Linux, `.bundle` elsewhere), which hold the files a
+    /// target lists under `resources:`.
+    static func resourceFolders() -> [URL] {
+        var folders: [URL] = []
+        for bundle in [Bundle.main] + Bundle.allBundles {
+            folders.append(bundle.resourceURL ?? bundle.bundleURL)
+        }
+        var places = [Bundle.main.bundleURL]
+        if let executable = Bundle.main.executableURL { places.append(executable.deletingLastPathComponent()) }
+        var scanned = Set<String>()
+        for place in places where scanned.insert(place.standardizedFileURL.path).inserted {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: place.path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".resources") || name.hasSuffix(".bundle") {
+                let url = place.appendingPathComponent(name)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                else { continue }
+                folders.append(name.hasSuffix(".bundle") ? (Bundle(url: url)?.resourceURL ?? url) : url)
+            }
+        }
+        return folders
     }
 }

@@ -58,9 +58,25 @@ extension SimulatedStore {
         try advance(to: date, limitingRenewals: true)
     }
 
+    /// Moves the store's clock to `date` as ``advance(to:)`` does, handing `report` the subscription events as they are
+    /// handled: each batch, in time order, before the callbacks they cause run on the lane. A caller that records both
+    /// (a feed's event log) sees a renewal before what the app heard of it, and January's renewal before February's
+    /// callbacks. Events of a move that stops at the renewal limit are reported up to where it stopped.
+    ///
+    /// - Throws: as ``advance(to:)``.
+    /// - Returns: the events, in time order.
+    @discardableResult
+    public func advance(
+        to date: Date, reporting report: ([SubscriptionEvent]) -> Void
+    ) throws(StoreSimulatorError) -> [SubscriptionEvent] {
+        try advance(to: date, limitingRenewals: true, reporting: report)
+    }
+
     /// Moves the clock as ``advance(to:)`` does; a replay of the journal does not check the renewal limit, since the
     /// recorded move was within it when made.
-    func advance(to date: Date, limitingRenewals: Bool) throws(StoreSimulatorError) -> [SubscriptionEvent] {
+    func advance(
+        to date: Date, limitingRenewals: Bool, reporting report: ([SubscriptionEvent]) -> Void = { _ in }
+    ) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         guard date.timeIntervalSinceReferenceDate.isFinite, date <= ManualClock.latestDate else {
             throw Self.dateOutOfRange(
                 "moving the clock to \(date.timeIntervalSince1970) seconds after 1970",
@@ -82,7 +98,7 @@ extension SimulatedStore {
         // journal's gate is held), so a step is recorded before each slice is dispatched.
         let recordStep: ((Date) -> Void)? = journal.map { journal in { journal.record(.advance(to: $0)) } }
         return try handleDue(
-            until: limit, finally: date, movable: movable, budget: budget, recordStep: recordStep)
+            until: limit, finally: date, movable: movable, budget: budget, recordStep: recordStep, report: report)
     }
 
     private enum Slice {
@@ -96,7 +112,8 @@ extension SimulatedStore {
         finally date: Date,
         movable: (any MovableClock)?,
         budget: Int,
-        recordStep: ((Date) -> Void)?
+        recordStep: ((Date) -> Void)?,
+        report: ([SubscriptionEvent]) -> Void
     ) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         let stepwise: Bool
         if case .manual = lane.mode { stepwise = true } else { stepwise = false }
@@ -142,6 +159,7 @@ extension SimulatedStore {
                 return .more
             }
             events.append(contentsOf: outcome.events)
+            if !outcome.events.isEmpty { report(outcome.events) }
             guard heard, let instant else {
                 if !stepwise, let instant { step(instant) }
                 dispatch(outcome)

@@ -132,9 +132,10 @@ struct JWSCommandTests {
         #expect(tooLarge.code == 1)
         #expect(tooLarge.stdout.contains(#""code": 600"#), "\(tooLarge.stdout)")
 
-        let missing = try openstorekit(["jws", "verify", directory.appendingPathComponent("none").path, "--test-root"])
-        #expect(missing.code == 1)
-        #expect(missing.stdout.contains(#""code": 500"#))
+        let none = directory.appendingPathComponent("none").path
+        let missing = try openstorekit(["jws", "verify", none, "--test-root"])
+        #expect(missing.code == 2)
+        #expect(missing.stderr.hasPrefix("openstorekit: \(none): no such file"))
         let folder = try openstorekit(["jws", "verify", directory.path, "--test-root"])
         #expect(folder.code == 1)
         #expect(folder.stdout.contains(#""code": 500"#))

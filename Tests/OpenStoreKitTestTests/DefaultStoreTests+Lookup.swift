@@ -41,3 +41,27 @@ extension DefaultStoreTests {
         #expect(withExtension.store.catalog.product("com.example.auto-renewable") != nil)
     }
 }
+
+extension DefaultStoreTests {
+    @Test("A configuration file among the test target's resources is found by its name, as in an iOS test bundle")
+    func configurationFileInTheTestTargetsResources() throws {
+        let named = try SKTestSession(configurationFileNamed: "Products")
+        #expect(named.store === SimulatedStore.default)
+        #expect(named.store.catalog.product("com.example.bundled.gems") != nil)
+        #expect(named.storefront == "GBR")
+        let withExtension = try SKTestSession(configurationFileNamed: "Products.storekit")
+        #expect(withExtension.store.catalog.product("com.example.bundled.gems") != nil)
+    }
+
+    @Test("A configuration file found nowhere is fileNotFound, naming the resource bundles it looked in")
+    func configurationFileNotFoundNamesTheBundles() {
+        do {
+            _ = try SKTestSession(configurationFileNamed: "NoSuchConfiguration-\(UUID().uuidString)")
+            Issue.record("expected fileNotFound")
+        } catch {
+            #expect(error.code == .fileNotFound)
+            #expect(error.message.contains("OpenStoreKit_OpenStoreKitTestTests.resources"))
+            #expect(error.message.contains(FileManager.default.currentDirectoryPath))
+        }
+    }
+}

@@ -99,5 +99,26 @@
             #expect(verifier.check(authorization: try token(exp: 1_800_000_000 + 3601)) != .authorized)
             #expect(verifier.check(authorization: try token(exp: 1_800_000_000)) != .authorized)
         }
+
+        @Test func aTokenReceiptKitMintsPassesOnTheClockItWasIssuedOn() throws {
+            let key = try ES256Key.generate()
+            let now = Date(timeIntervalSince1970: 1_800_000_000.75)
+            let verifier = BearerTokenVerifier(
+                keys: [APIKey(keyID: "K", key: key)], issuerID: "I", bundleID: "B", now: { now })
+            let token = ServerAPIToken(keyID: "K", issuerID: "I", bundleID: "B", issuedAt: now)
+            #expect(verifier.check(authorization: "Bearer " + (try token.signed(with: key))) == .authorized)
+            var longest = token
+            longest.lifetime = ServerAPIToken.maximumLifetime
+            #expect(verifier.check(authorization: "Bearer " + (try longest.signed(with: key))) == .authorized)
+            var foreign = token
+            foreign.bundleID = "other"
+            #expect(
+                verifier.check(authorization: "Bearer " + (try foreign.signed(with: key))) == .refused(.appNotFound))
+            var expired = token
+            expired.issuedAt = now - 301
+            #expect(verifier.check(authorization: "Bearer " + (try expired.signed(with: key))) != .authorized)
+            #expect(
+                verifier.check(authorization: "Bearer " + (try token.signed(with: ES256Key.generate()))) != .authorized)
+        }
     }
 #endif
