@@ -11,17 +11,22 @@
 
 /* MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these wrappers pass a fixed list. */
 
-/* Starts a daemon with its own polling threads, listening on the numeric IPv4 or IPv6 address `host` and `port`
-   (0: the system picks one). `*invalid_address` is set to 1 when `host` is not a numeric address. */
+/* The callback told each request's target as the client sent it (path and query, not yet percent-decoded), before
+   libmicrohttpd parses its query; what it returns is the request's state, as the access handler then receives it. */
+typedef void *(*CMicroHTTPD_TargetCallback)(void *context, const char *target, struct MHD_Connection *connection);
+
+/* Starts a daemon with a thread for each connection (so that a request that takes long holds up no other client),
+   listening on the numeric IPv4 or IPv6 address `host` and `port` (0: the system picks one). `*invalid_address` is set
+   to 1 when `host` is not a numeric address. */
 static inline struct MHD_Daemon *CMicroHTTPD_start(
     const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *handler_context,
-    MHD_RequestCompletedCallback completed, void *completed_context, unsigned int connection_timeout,
-    unsigned int connection_limit, unsigned int thread_pool_size, size_t connection_memory_limit,
-    int *invalid_address) {
+    MHD_RequestCompletedCallback completed, void *completed_context, CMicroHTTPD_TargetCallback target,
+    void *target_context, unsigned int connection_timeout, unsigned int connection_limit,
+    size_t connection_memory_limit, int *invalid_address) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
-    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
+    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     *invalid_address = 0;
@@ -44,9 +49,17 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+        MHD_OPTION_URI_LOG_CALLBACK, target, target_context,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_END);
+}
+
+/* Counts the connection's idle time from now, with `seconds` as its limit: a request whose handler took longer than
+   the limit is answered rather than closed as idle. (libmicrohttpd restarts the count when the limit is set on a
+   connection that had none.) */
+static inline void CMicroHTTPD_restart_idle_timer(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
 /* The port a daemon listens on (the one the system picked when it was started with port 0); 0 if unknown. */

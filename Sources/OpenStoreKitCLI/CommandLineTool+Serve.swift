@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 #if Server
@@ -109,6 +108,7 @@ extension CommandLineTool {
                 output.err("openstorekit: \(error.detail)\n")
                 return 2
             }
+            TerminationSignal.install()  // before the URL shows: a signal sent on seeing it stops the server cleanly
             output.out(server.baseURL.absoluteString + "\n")
             if !server.configuration.http.isLoopback {
                 output.err(
@@ -122,7 +122,7 @@ extension CommandLineTool {
             output.err(
                 "openstorekit: control API at \(server.baseURL.absoluteString)/openstorekit/v1/, token \(server.controlToken)\n"
             )
-            Self.waitForTermination()
+            TerminationSignal.wait()
             server.stop()
             do throws(StoreSimulatorError) {
                 if store.isDurable { try store.close() }
@@ -135,22 +135,6 @@ extension CommandLineTool {
                 return 2
             }
             return 0
-        }
-
-        /// Blocks until SIGINT or SIGTERM arrives.
-        static func waitForTermination() {
-            let done = DispatchSemaphore(value: 0)
-            let queue = DispatchQueue(label: "openstorekit.serve.signals")
-            var sources: [any DispatchSourceSignal] = []
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { done.signal() }
-                source.resume()
-                sources.append(source)
-            }
-            done.wait()
-            for source in sources { source.cancel() }
         }
     #endif
 }

@@ -53,6 +53,8 @@
                     let sent = self.sent
                     server.notifications.observeAttempts { record in sent.capture([record]) }
                 }
+                // Before the URL shows: a signal sent on seeing it ends the kept server cleanly once the feed ran.
+                if keepServing { TerminationSignal.install() }
                 output.out(server.baseURL.absoluteString + "\n")
                 if !configuration.http.isLoopback {
                     output.err(
@@ -106,7 +108,7 @@
             if keepServing, let server {
                 output.err(
                     "openstorekit: the feed ended; serving \(server.baseURL.absoluteString) until SIGINT or SIGTERM\n")
-                CommandLineTool.waitForTermination()
+                TerminationSignal.wait()
             }
             server?.stop()
             receiver?.stop()

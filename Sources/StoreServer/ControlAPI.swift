@@ -26,8 +26,7 @@
             }
             let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
             do {
-                let body = try Self.object(request.body)
-                return try route(request.method, parts, body)
+                return try route(request.method, parts, try ControlBody(request.body))
             } catch let error as StoreSimulatorError {
                 let status =
                     [StoreSimulatorError.Code.unknownTransaction, .unknownProduct].contains(error.code) ? 404 : 400
@@ -39,7 +38,7 @@
             }
         }
 
-        private func route(_ method: String, _ route: [String], _ body: [String: Any]) throws -> HTTPResponse {
+        private func route(_ method: String, _ route: [String], _ body: ControlBody) throws -> HTTPResponse {
             switch (method, route.count) {
             case ("GET", 1) where route[0] == "store":
                 return Self.ok([
@@ -47,42 +46,51 @@
                     "transactions": store.allTransactions().count,
                 ])
             case ("POST", 1) where route[0] == "purchases":
-                guard let product = body["productId"] as? String else { throw ControlError("productId is required") }
-                let account = body["account"] as? String ?? SimulatedStore.defaultAccount
-                let quantity = body["quantity"] as? Int ?? 1
+                let product = try body.requiredString("productId")
+                let account = try body.string("account") ?? SimulatedStore.defaultAccount
+                let range = PaymentRequest.quantityRange
+                let quantity = try Int(
+                    body.integer(
+                        "quantity", in: Int64(range.lowerBound)...Int64(range.upperBound),
+                        "a whole number from \(range.lowerBound) to \(range.upperBound)") ?? 1)
                 let record = try driver.perform { store throws(StoreSimulatorError) in
                     try store.buyProduct(product, quantity: quantity, account: account)
                 }
                 return Self.ok(["transactionId": String(record.id), "originalTransactionId": String(record.originalID)])
             case ("POST", 1) where route[0] == "family":
-                guard let name = body["family"] as? String, let accounts = body["accounts"] as? [String],
-                    !accounts.isEmpty
-                else { throw ControlError("family (a name) and accounts (a list of accounts) are required") }
+                let name = try body.requiredString("family")
+                let accounts = try body.requiredStrings("accounts")
                 try driver.perform { store throws(StoreSimulatorError) in try store.joinFamily(name, accounts: accounts)
                 }
                 return Self.ok(["family": name, "accounts": store.familyMembers(name)])
             case ("POST", 2) where route[0] == "family" && route[1] == "leave":
-                guard let account = body["account"] as? String else { throw ControlError("account is required") }
+                let account = try body.requiredString("account")
                 try driver.perform { store throws(StoreSimulatorError) in try store.leaveFamily(account: account) }
                 return Self.ok(["account": account])
             case ("POST", 1) where route[0] == "advance":
+                let now = JWSDate(store.now).millisecondsSince1970
                 let target: Date
-                if let seconds = body["seconds"] as? Double {
-                    target = store.now.addingTimeInterval(seconds)
-                } else if let to = body["to"] as? Double {
-                    target = Date(timeIntervalSince1970: to / 1000)
+                guard body.has("seconds") != body.has("to") else {
+                    throw ControlError(
+                        "give either seconds (to move forward by) or to (milliseconds since 1970), not both")
+                }
+                if let seconds = try body.integer("seconds", in: 1...Int64.max, "a whole number of seconds above 0") {
+                    target = store.now.addingTimeInterval(Double(seconds))
                 } else {
-                    throw ControlError("give seconds (to move forward by) or to (milliseconds since 1970)")
+                    let to = try body.integer(
+                        "to", in: (now + 1)...Int64.max,
+                        "a whole number of milliseconds since 1970 after the store's clock (now \(now))")
+                    target = Date(timeIntervalSince1970: Double(to ?? now) / 1000)
                 }
                 let events = try driver.perform { store throws(StoreSimulatorError) in try store.advance(to: target) }
                 return Self.ok(["now": JWSDate(store.now).millisecondsSince1970, "subscriptionEvents": events.count])
             case ("POST", 1) where route[0] == "settings":
+                let retry = try body.bool("billingRetryOnRenewal")
+                let grace = try body.bool("billingGracePeriodEnabled")
                 try driver.perform { store in
                     store.updateSettings { settings in
-                        if let value = body["billingRetryOnRenewal"] as? Bool { settings.billingRetryOnRenewal = value }
-                        if let value = body["billingGracePeriodEnabled"] as? Bool {
-                            settings.billingGracePeriodEnabled = value
-                        }
+                        if let retry { settings.billingRetryOnRenewal = retry }
+                        if let grace { settings.billingGracePeriodEnabled = grace }
                     }
                 }
                 return Self.ok([:])
@@ -110,28 +118,28 @@
             }
         }
 
-        private func transaction(_ id: UInt64, action: String, method: String, body: [String: Any]) throws
+        private func transaction(_ id: UInt64, action: String, method: String, body: ControlBody) throws
             -> HTTPResponse
         {
             switch (method, action) {
             case ("POST", "refund"):
-                let reason = TransactionRecord.RevocationReason(rawValue: body["reason"] as? Int ?? 0) ?? .other
+                let raw = try body.integer("reason", in: 0...1, "0 (other) or 1 (an issue in the app)") ?? 0
+                let reason = TransactionRecord.RevocationReason(rawValue: Int(raw)) ?? .other
                 _ = try driver.perform { store throws(StoreSimulatorError) in try store.refund(id, reason: reason) }
             case ("POST", "refund-reverse"):
                 _ = try driver.perform { store throws(StoreSimulatorError) in try store.reverseRefund(transactionID: id)
                 }
             case ("POST", "refund-request"):
-                let raw = body["reason"] as? String ?? RefundRequestReason.unsatisfiedWithPurchase.rawValue
+                let reasons = RefundRequestReason.allCases.map(\.rawValue).joined(separator: ", ")
+                let raw = try body.string("reason") ?? RefundRequestReason.unsatisfiedWithPurchase.rawValue
                 guard let reason = RefundRequestReason(rawValue: raw) else {
-                    throw ControlError(
-                        "reason is one of "
-                            + RefundRequestReason.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw ControlError("reason must be one of \(reasons), not \"\(raw)\"")
                 }
                 try driver.perform { store throws(StoreSimulatorError) in try store.requestRefund(id, reason: reason) }
             case ("POST", "refund-decline"):
                 try driver.perform { store throws(StoreSimulatorError) in try store.declineRefund(id) }
             case ("POST", "auto-renew"):
-                guard let enabled = body["enabled"] as? Bool else {
+                guard let enabled = try body.bool("enabled") else {
                     throw ControlError("enabled (true or false) is required")
                 }
                 try driver.perform { store throws(StoreSimulatorError) in
@@ -140,7 +148,7 @@
             case ("POST", "resolve-billing"):
                 _ = try driver.perform { store throws(StoreSimulatorError) in try store.resolveIssue(id) }
             case ("POST", "price-increase"):
-                switch body["action"] as? String {
+                switch try body.string("action") {
                 case "request":
                     try driver.perform { store throws(StoreSimulatorError) in try store.requestPriceIncreaseConsent(id)
                     }
@@ -149,7 +157,7 @@
                 case "decline":
                     try driver.perform { store throws(StoreSimulatorError) in try store.declinePriceIncrease(id) }
                 default:
-                    throw ControlError("action is request, consent or decline")
+                    throw ControlError("action is required: request, consent or decline")
                 }
             case ("GET", "consumption"):
                 guard let info = driver.consumption(forTransaction: id) else {
@@ -164,14 +172,6 @@
             return Self.ok([:])
         }
 
-        private static func object(_ body: [UInt8]) throws -> [String: Any] {
-            guard !body.isEmpty else { return [:] }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-                throw ControlError("the body is not a JSON object")
-            }
-            return object
-        }
-
         private static func ok(_ object: [String: Any]) -> HTTPResponse {
             .json(200, [UInt8]((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()))
         }
@@ -183,17 +183,6 @@
             var outer = JSONObjectWriter()
             outer.add("error", object: inner)
             return .json(status, Array(outer.jsonString.utf8))
-        }
-    }
-
-    /// A control request the server cannot act on.
-    private struct ControlError: Error {
-        let message: String
-        let status: Int
-
-        init(_ message: String, status: Int = 400) {
-            self.message = message
-            self.status = status
         }
     }
 #endif

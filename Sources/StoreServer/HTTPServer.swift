@@ -6,10 +6,20 @@
     /// of its threads and sends the handler's response.
     ///
     /// The server owns the libmicrohttpd daemon; no C pointer leaves this type. It listens from `init` until ``stop()``
-    /// (or deinit), keeps connections alive between requests, closes idle connections after
-    /// ``HTTPServerConfiguration/connectionTimeout`` seconds, and answers a body larger than
-    /// ``HTTPServerConfiguration/maximumBodySize`` with 413 without keeping it.
+    /// (or deinit), serves each connection on a thread of its own (a handler that takes long holds up no other client),
+    /// keeps connections alive between requests and closes idle connections after
+    /// ``HTTPServerConfiguration/connectionTimeout`` seconds (the time a handler takes does not count). Every request
+    /// is answered, the handler's answer or one of these, with Apple's error body `{"errorCode":4000000,…}`: 413 for
+    /// a body larger than ``HTTPServerConfiguration/maximumBodySize`` (announced, of any size, or chunked), without
+    /// keeping it; 414 for a target longer than ``HTTPServerConfiguration/maximumTargetLength`` or with more than
+    /// ``HTTPServerConfiguration/maximumQueryParameters`` query parameters; 400 for a target with an encoded control
+    /// character (`%00` to `%1F`, `%7F`), a repeated `Authorization` header, or a `Content-Length` that is not a
+    /// number.
     public final class HTTPServer: Sendable {
+        /// The memory libmicrohttpd may use for one connection: the request's line and headers, its query
+        /// parameters, the response's headers. The configuration's limits on the target keep a request within it.
+        static let connectionMemory = 64 * 1024
+
         /// A request handler: called on the server's threads, possibly several at once.
         public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -38,14 +48,16 @@
                         + "other machines")
             }
             let context = Unmanaged.passRetained(
-                ServerContext(handler: handler, maximumBodySize: max(0, configuration.maximumBodySize)))
+                ServerContext(
+                    handler: handler, maximumBodySize: max(0, configuration.maximumBodySize),
+                    maximumTargetLength: max(1, configuration.maximumTargetLength),
+                    maximumQueryParameters: max(0, configuration.maximumQueryParameters),
+                    connectionTimeout: UInt32(clamping: max(1, configuration.connectionTimeout))))
             var invalidAddress: Int32 = 0
             let started = CMicroHTTPD_start(
                 configuration.numericHost, configuration.port, accessHandler, context.toOpaque(), requestCompleted,
-                nil, UInt32(clamping: max(1, configuration.connectionTimeout)),
-                UInt32(clamping: max(1, configuration.connectionLimit)),
-                UInt32(clamping: max(1, configuration.threads)),
-                64 * 1024, &invalidAddress)
+                nil, targetReceived, context.toOpaque(), UInt32(clamping: max(1, configuration.connectionTimeout)),
+                UInt32(clamping: max(1, configuration.connectionLimit)), Self.connectionMemory, &invalidAddress)
             guard let started else {
                 context.release()
                 if invalidAddress != 0 {
@@ -90,26 +102,34 @@
         let pointer: OpaquePointer
     }
 
-    /// What the C callbacks need: the handler and the body limit. Immutable.
+    /// What the C callbacks need: the handler and the limits. Immutable.
     private final class ServerContext: Sendable {
         let handler: HTTPServer.Handler
         let maximumBodySize: Int
+        let maximumTargetLength: Int
+        let maximumQueryParameters: Int
+        let connectionTimeout: UInt32
 
-        init(handler: @escaping HTTPServer.Handler, maximumBodySize: Int) {
+        init(
+            handler: @escaping HTTPServer.Handler, maximumBodySize: Int, maximumTargetLength: Int,
+            maximumQueryParameters: Int, connectionTimeout: UInt32
+        ) {
             self.handler = handler
             self.maximumBodySize = maximumBodySize
+            self.maximumTargetLength = maximumTargetLength
+            self.maximumQueryParameters = maximumQueryParameters
+            self.connectionTimeout = connectionTimeout
         }
     }
 
-    /// One request being read: what came with its headers, and the body so far. Used by one connection's thread at a
-    /// time, as libmicrohttpd calls a connection's callbacks one after the other.
+    /// One request being read: the answer it gets without the handler, if any; then what came with its headers, and
+    /// the body so far. Used by one connection's thread at a time.
     private final class PendingRequest {
-        var request: HTTPRequest
+        /// The answer decided before the handler: a target refused.
+        var refusal: HTTPResponse?
+        /// The request, once its headers are in.
+        var request: HTTPRequest?
         var isTooLarge = false
-
-        init(request: HTTPRequest) {
-            self.request = request
-        }
     }
 
     /// Collects a connection's key-value pairs (headers or query arguments) through libmicrohttpd's iterator.
@@ -117,48 +137,141 @@
         var pairs: [(String, String)] = []
     }
 
+    /// Told each request's target before libmicrohttpd parses its query: makes the request's state, refusing a target
+    /// that is too long, has too many query parameters or encodes a control character. The query of a refused target
+    /// is blanked in libmicrohttpd's buffer (its `&` and `=` made `_`) so that parsing it costs nothing: a query of
+    /// many parameters would otherwise take more than the connection's memory, and libmicrohttpd could not answer.
+    private let targetReceived: CMicroHTTPD_TargetCallback = { contextPointer, target, _ in
+        let pending = PendingRequest()
+        if let contextPointer, let target {
+            let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+            pending.refusal = refusal(of: target, context: context)
+            if pending.refusal != nil { blankQuery(UnsafeMutablePointer(mutating: target)) }
+        }
+        return Unmanaged.passRetained(pending).toOpaque()
+    }
+
+    /// Why a target is refused, as the response, or nil.
+    private func refusal(of target: UnsafePointer<CChar>, context: ServerContext) -> HTTPResponse? {
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(target).assumingMemoryBound(to: UInt8.self), count: strlen(target))
+        if bytes.count > context.maximumTargetLength {
+            return refused(414, "The request's target is longer than \(context.maximumTargetLength) bytes.")
+        }
+        var parameters = 0
+        var inQuery = false
+        for (offset, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "?") && !inQuery {
+                inQuery = true
+                parameters = 1
+            } else if byte == UInt8(ascii: "&") && inQuery {
+                parameters += 1
+            } else if byte < 0x20 || byte == 0x7F {
+                return refused(400, "The request's target has a control character.")
+            } else if byte == UInt8(ascii: "%"), offset + 2 < bytes.count,
+                let high = hexValue(bytes[offset + 1]), let low = hexValue(bytes[offset + 2]),
+                high < 2 || (high == 7 && low == 0xF)
+            {
+                return refused(
+                    400,
+                    "The request's target encodes a control character (%\(high)\(String(low, radix: 16, uppercase: true)))."
+                )
+            }
+        }
+        if parameters > context.maximumQueryParameters {
+            return refused(414, "The request has more than \(context.maximumQueryParameters) query parameters.")
+        }
+        return nil
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Makes every `&` and `=` after the target's `?` a `_`, in place: the query is then one parameter.
+    private func blankQuery(_ target: UnsafeMutablePointer<CChar>) {
+        var pointer = target
+        var inQuery = false
+        while pointer.pointee != 0 {
+            let byte = UInt8(bitPattern: pointer.pointee)
+            if inQuery, byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=") {
+                pointer.pointee = CChar(bitPattern: UInt8(ascii: "_"))
+            } else if byte == UInt8(ascii: "?") {
+                inQuery = true
+            }
+            pointer += 1
+        }
+    }
+
     private let accessHandler: MHD_AccessHandlerCallback = {
         contextPointer, connection, url, method, _, uploadData, uploadDataSize, requestState in
         guard let contextPointer, let connection, let requestState else { return .NO }
         let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
-        guard let statePointer = requestState.pointee else {
+        if requestState.pointee == nil {
+            requestState.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        let pending = Unmanaged<PendingRequest>.fromOpaque(requestState.pointee!).takeUnretainedValue()
+        if let refusal = pending.refusal {
+            return send(refusal, on: connection)
+        }
+        guard let request = pending.request else {
             // First call: the headers are in.
             let headers = pairs(of: connection, kind: .HEADER_KIND)
             var headerMap: [String: String] = [:]
             headerMap.reserveCapacity(headers.count)
-            for (name, value) in headers { headerMap[name.lowercased()] = value }
+            var authorizations = 0
+            for (name, value) in headers {
+                let lowered = name.lowercased()
+                if lowered == "authorization" { authorizations += 1 }
+                headerMap[lowered] = value
+            }
+            if authorizations > 1 {
+                pending.refusal = refused(400, "The request has more than one Authorization header.")
+            } else if let length = headerMap["content-length"] {
+                let digits = length.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && !length.isEmpty
+                if !digits {
+                    pending.refusal = refused(400, "The request's Content-Length is not a number.")
+                } else if Int(length).map({ $0 > context.maximumBodySize }) ?? true {
+                    // Answered at once: libmicrohttpd then discards the body and closes the connection.
+                    pending.refusal = tooLarge(context.maximumBodySize)
+                }
+            }
+            if let refusal = pending.refusal { return send(refusal, on: connection) }
             let arguments = pairs(of: connection, kind: .GET_ARGUMENT_KIND)
             var query: [String: [String]] = [:]
             query.reserveCapacity(arguments.count)
             for (name, value) in arguments {
                 query[name, default: []].append(value)
             }
-            let request = HTTPRequest(
+            pending.request = HTTPRequest(
                 method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
                 query: query, headers: headerMap, body: [],
                 isFromLoopback: CMicroHTTPD_client_is_loopback(connection) != 0)
-            if let length = headerMap["content-length"].flatMap(Int.init), length > context.maximumBodySize {
-                // Answered at once: libmicrohttpd then discards the body and closes the connection.
-                return send(tooLarge(context.maximumBodySize), on: connection)
-            }
-            requestState.pointee = Unmanaged.passRetained(PendingRequest(request: request)).toOpaque()
             return .YES
         }
-        let pending = Unmanaged<PendingRequest>.fromOpaque(statePointer).takeUnretainedValue()
         if let uploadDataSize, uploadDataSize.pointee > 0 {
             let count = uploadDataSize.pointee
-            if pending.isTooLarge || pending.request.body.count + count > context.maximumBodySize {
+            if pending.isTooLarge || request.body.count + count > context.maximumBodySize {
                 pending.isTooLarge = true
-                pending.request.body = []
+                pending.request?.body = []
             } else if let uploadData {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
-                    pending.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                    pending.request?.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
                 }
             }
             uploadDataSize.pointee = 0
             return .YES
         }
-        let response = pending.isTooLarge ? tooLarge(context.maximumBodySize) : context.handler(pending.request)
+        if pending.isTooLarge { return send(tooLarge(context.maximumBodySize), on: connection) }
+        let response = context.handler(request)
+        // The connection was busy, not idle, while the handler ran (a long wait, say): it is answered.
+        CMicroHTTPD_restart_idle_timer(connection, context.connectionTimeout)
         return send(response, on: connection)
     }
 
@@ -184,11 +297,12 @@
     }
 
     private func tooLarge(_ limit: Int) -> HTTPResponse {
-        .json(
-            413,
-            Array(
-                #"{"errorCode":4000000,"errorMessage":"Invalid request. The body is larger than \#(limit) bytes."}"#
-                    .utf8))
+        refused(413, "The body is larger than \(limit) bytes.")
+    }
+
+    /// Apple's error body for a request refused before the handler.
+    private func refused(_ status: Int, _ reason: String) -> HTTPResponse {
+        .json(status, Array(#"{"errorCode":4000000,"errorMessage":"Invalid request. \#(reason)"}"#.utf8))
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

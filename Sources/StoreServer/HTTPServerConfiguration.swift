@@ -10,25 +10,32 @@
         public var allowsNonLoopback: Bool
         /// The largest request body accepted; a larger one is answered 413 without being kept.
         public var maximumBodySize: Int
-        /// Seconds a connection may stay idle (a slow or silent client) before it is closed.
+        /// The longest request target (path and query, as sent) accepted, in bytes, at most 16 KiB; a longer one is
+        /// answered 414.
+        public var maximumTargetLength: Int
+        /// The most query parameters a request may have, at most 512; more are answered 414.
+        public var maximumQueryParameters: Int
+        /// Seconds a connection may stay idle (a slow or silent client) before it is closed; the time a handler takes
+        /// to answer does not count.
         public var connectionTimeout: Int
-        /// How many connections may be open at once; more are refused until one closes.
+        /// How many connections may be open at once (each is served by a thread of its own); more are refused until
+        /// one closes.
         public var connectionLimit: Int
-        /// How many threads serve requests.
-        public var threads: Int
 
         /// Creates a configuration.
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, allowsNonLoopback: Bool = false,
-            maximumBodySize: Int = 1 << 20, connectionTimeout: Int = 15, connectionLimit: Int = 256, threads: Int = 4
+            maximumBodySize: Int = 1 << 20, maximumTargetLength: Int = 8192, maximumQueryParameters: Int = 256,
+            connectionTimeout: Int = 15, connectionLimit: Int = 256
         ) {
             self.host = host
             self.port = port
             self.allowsNonLoopback = allowsNonLoopback
             self.maximumBodySize = maximumBodySize
+            self.maximumTargetLength = min(maximumTargetLength, 16 * 1024)
+            self.maximumQueryParameters = min(maximumQueryParameters, 512)
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
-            self.threads = threads
         }
 
         /// The address actually bound: ``host``, with `localhost` as `127.0.0.1`.

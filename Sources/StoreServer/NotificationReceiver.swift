@@ -39,7 +39,7 @@
             }
             self.reader = reader
             let arrivals = self.arrivals
-            http = try HTTPServer(configuration: HTTPServerConfiguration(threads: 1)) { request in
+            http = try HTTPServer(configuration: HTTPServerConfiguration()) { request in
                 guard request.path == Self.path else { return .text(404, "Not Found\n") }
                 guard request.method == "POST" else { return .text(405, "POST notifications here\n") }
                 let notification = reader.read(body: request.body)

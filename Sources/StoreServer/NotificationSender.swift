@@ -9,7 +9,9 @@
     /// Signs Server Notifications V2 and POSTs them, one at a time in the order they were made, as
     /// `{"signedPayload": JWS}` with Foundation's URLSession; keeps every notification with its attempts.
     ///
-    /// An attempt succeeds when the receiver answers 200 to 206. After a failure the notification is tried again at 1,
+    /// An attempt succeeds when the receiver, at the URL given, answers 200 to 206: a redirect is not followed (it is
+    /// a failed attempt), the answer's body is not kept and is abandoned past 64 KiB (the status decides), and an
+    /// attempt that takes longer than the timeout fails as `TIMED_OUT`. After a failure the notification is tried again at 1,
     /// 12, 24, 48 and 72 hours after the previous attempt, on the store's clock (Apple's production schedule, six
     /// attempts in all): a retry happens when the store's clock reaches it, and is recorded at the time it was due. With
     /// a history file, nothing is lost across a restart: notifications never attempted are sent when the server starts
@@ -29,6 +31,7 @@
         public let url: URL?
         private let signer: JWSSigner
         private let session: URLSession
+        private let delivery: DeliveryDelegate
         private let state: Mutex<State>
         private let work: AsyncStream<String>.Continuation
         private let now: @Sendable () -> Date
@@ -62,7 +65,9 @@
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout
             configuration.httpMaximumConnectionsPerHost = 1
-            session = URLSession(configuration: configuration)
+            let delivery = DeliveryDelegate()
+            self.delivery = delivery
+            session = URLSession(configuration: configuration, delegate: delivery, delegateQueue: nil)
             var initial = State()
             if let historyPath {
                 let cutoff = JWSDate(now()).millisecondsSince1970 - Self.historyWindow
@@ -298,32 +303,12 @@
                 // Started under the lock stop() invalidates the session under, so never on an invalidated session.
                 let task = state.withLock { state -> URLSessionDataTask? in
                     guard !state.stopped else { return nil }
-                    return session.dataTask(with: request) { _, response, error in
-                        continuation.resume(returning: Self.result(response, error))
-                    }
+                    let task = session.dataTask(with: request)
+                    delivery.watch(task) { continuation.resume(returning: $0) }
+                    return task
                 }
                 guard let task else { return continuation.resume(returning: nil) }
                 task.resume()
-            }
-        }
-
-        /// Apple's `sendAttemptResult` for how a POST went, or nil when it was cancelled by stop().
-        private static func result(_ response: URLResponse?, _ error: (any Error)?) -> String? {
-            guard let error else {
-                guard let http = response as? HTTPURLResponse else { return "INVALID_RESPONSE" }
-                return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
-            }
-            guard let error = error as? URLError else { return "OTHER" }
-            switch error.code {
-            case .cancelled: return nil
-            case .timedOut: return "TIMED_OUT"
-            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-                return "NO_RESPONSE"
-            case .networkConnectionLost: return "PREMATURE_CLOSE"
-            case .secureConnectionFailed, .serverCertificateUntrusted: return "TLS_ISSUE"
-            case .httpTooManyRedirects, .redirectToNonExistentLocation: return "CIRCULAR_REDIRECT"
-            case .badServerResponse, .cannotParseResponse: return "INVALID_RESPONSE"
-            default: return "OTHER"
             }
         }
     }

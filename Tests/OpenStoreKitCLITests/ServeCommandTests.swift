@@ -44,6 +44,23 @@ import Testing
             #expect(reopened.transaction(try #require(UInt64(id)))?.productID == "com.example.pro")
         }
 
+        @Test func aSIGTERMSentTheMomentTheURLShowsStopsTheServerCleanly() throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            for trial in 0..<8 {
+                let state = directory.file("state\(trial).sqlite")
+                let child = try ChildProcess(
+                    ["serve", "--port", "0", "--state", state], errorLog: directory.file("stderr\(trial)"))
+                let first = try #require(child.readLine(within: 60))
+                #expect(first.hasPrefix("http://127.0.0.1:"))
+                kill(child.pid, SIGTERM)
+                // Standard output ends when the process does; a server that went on would be killed after 30 s.
+                while child.readLine(within: 30) != nil {}
+                #expect(!child.timedOut, "trial \(trial)")
+                #expect(child.waitForExit() == 0, "trial \(trial)")
+            }
+        }
+
         @Test func refusesARemoteAddressWithoutTheFlag() {
             let run = runInProcess(["serve", "--host", "0.0.0.0"])
             #expect(run.code == 2)

@@ -266,6 +266,33 @@ import Testing
             defer { try? reopened.close() }
             #expect(reopened.allTransactions().map(\.productID) == ["com.example.pro", "com.example.coins100"])
         }
+
+        @Test func keepServingStopsCleanlyOnSIGTERMSentTheMomentTheURLShows() throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let feed = try Self.feed(
+                "buy com.example.pro as pro\nexpect notification ONE_TIME_CHARGE for pro", in: directory)
+            for trial in 0..<4 {
+                let state = directory.file("state\(trial).sqlite")
+                let child = try ChildProcess(
+                    ["run", feed, "--serve", "--keep-serving", "--port", "0", "--state", state],
+                    errorLog: directory.file("stderr\(trial)"), mergingErrors: true)
+                let base = try #require(child.readLine(within: 60))
+                #expect(base.hasPrefix("http://127.0.0.1:"))
+                kill(child.pid, SIGTERM)
+                // The feed runs to its end, then the server stops: the verdict, and the feed's status.
+                var verdict: String?
+                for _ in 0..<5 {
+                    guard let line = child.readLine(within: 60) else { break }
+                    if line.hasPrefix("PASS") || line.hasPrefix("FAIL") {
+                        verdict = line
+                        break
+                    }
+                }
+                #expect(verdict?.hasPrefix("PASS") == true, "trial \(trial)")
+                #expect(child.waitForExit() == 0, "trial \(trial)")
+            }
+        }
     #else
         @Test func withoutTheTraitServeSaysWhatToInstallAndHowToRebuild() async throws {
             let directory = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 #if Server
+    import Dispatch
     import Foundation
     import StoreServer
     import Synchronization
@@ -119,6 +120,85 @@
             server.stop()
             server.stop()
             #expect(throws: (any Error).self) { try RawSocket(port: port) }
+        }
+
+        /// Sends raw bytes on a new connection and returns the status line of the answer ("" when none came).
+        private static func statusLine(_ request: String, port: UInt16) throws -> String {
+            let socket = try RawSocket(port: port)
+            socket.send(request)
+            let answer = String(decoding: socket.readAll(), as: UTF8.self)
+            return answer.split(separator: "\r\n").first.map(String.init) ?? ""
+        }
+
+        @Test func everyRequestIsAnsweredWhateverItsTargetOrHeaders() async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            let port = server.port
+            func answer(_ request: String) throws -> String { try Self.statusLine(request, port: port) }
+            // 800 query parameters (20 KB): more than libmicrohttpd's memory for a connection holds.
+            let many = (0..<800).map { "p\($0)=v\($0)" }.joined(separator: "&")
+            #expect(try answer("GET /x?\(many) HTTP/1.1\r\nHost: a\r\n\r\n").hasPrefix("HTTP/1.1 414"))
+            // Within the length, over the count.
+            let short = Array(repeating: "a=1", count: 300).joined(separator: "&")
+            #expect(try answer("GET /x?\(short) HTTP/1.1\r\nHost: a\r\n\r\n").hasPrefix("HTTP/1.1 414"))
+            let long = String(repeating: "b", count: 9000)
+            #expect(try answer("GET /\(long) HTTP/1.1\r\nHost: a\r\n\r\n").hasPrefix("HTTP/1.1 414"))
+            let huge = String(repeating: "c", count: 200_000)
+            #expect(try answer("GET /\(huge) HTTP/1.1\r\nHost: a\r\n\r\n").hasPrefix("HTTP/1.1 414"))
+            // Any announced body over the limit, up to 2^64 - 1.
+            for length in ["18446744073709551615", "99999999999999999999999", "1025"] {
+                #expect(
+                    try answer("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n")
+                        .hasPrefix("HTTP/1.1 413"))
+            }
+            // A control character in the target, encoded or not, and a repeated Authorization header.
+            for target in ["/inApps/v1/transactions/1%00", "/a%0ab", "/a%7F", "/x?k=%00"] {
+                #expect(try answer("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n").hasPrefix("HTTP/1.1 400"))
+            }
+            #expect(
+                try answer("GET /x HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n")
+                    .hasPrefix("HTTP/1.1 400"))
+            // What is within the limits is served.
+            let fine = Array(repeating: "a=1", count: 200).joined(separator: "&")
+            let client = TestHTTPClient(port: port)
+            let served = try await client.send("GET", "/x%41?\(fine)")
+            #expect(served.status == 200)
+            #expect(try TestHTTPClient.object(served.body)["path"] as? String == "/xA")
+        }
+
+        @Test func aHandlerThatTakesLongHoldsUpNoOtherClientAndIsAnsweredPastTheIdleTimeout() async throws {
+            let gate = DispatchSemaphore(value: 0)
+            let finished = Mutex(0)
+            let server = try HTTPServer(configuration: HTTPServerConfiguration(connectionTimeout: 1)) { request in
+                guard request.path == "/slow" else { return .text(200, "fast") }
+                _ = gate.wait(timeout: .now() + 30)
+                // Longer than the idle timeout: the connection was busy, not idle.
+                Thread.sleep(forTimeInterval: 1.5)
+                finished.withLock { $0 += 1 }
+                return .text(200, "slow")
+            }
+            defer { server.stop() }
+            let port = server.port
+            let slow = (0..<8).map { _ in
+                Task {
+                    await withCheckedContinuation { continuation in
+                        Thread.detachNewThread {
+                            let line = try? Self.statusLine("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n", port: port)
+                            continuation.resume(returning: line ?? "")
+                        }
+                    }
+                }
+            }
+            // Other clients are answered while every slow handler still runs.
+            let client = TestHTTPClient(port: port)
+            for _ in 0..<8 {
+                #expect(try await client.send("GET", "/fast").status == 200)
+            }
+            #expect(finished.withLock { $0 } == 0)
+            for _ in slow { gate.signal() }
+            for task in slow {
+                #expect(await task.value == "HTTP/1.1 200 OK")
+            }
         }
     }
 #endif

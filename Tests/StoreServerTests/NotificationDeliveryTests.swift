@@ -139,6 +139,35 @@
             #expect(try await hanging.api("GET", "/inApps/v1/transactions/1").status == 404)
         }
 
+        @Test func aRedirectIsAFailedAttemptAndIsNotFollowed() async throws {
+            let elsewhere = try TestReceiver()
+            let receiver = try TestReceiver()
+            receiver.answer(307, headers: [HTTPHeader(name: "Location", value: elsewhere.url.absoluteString)])
+            let fixture = try ServerFixture(notificationsURL: receiver.url)
+            defer { fixture.server.stop() }
+            let start = Int64(fixture.store.now.timeIntervalSince1970 * 1000)
+            _ = try await fixture.api("POST", "/inApps/v1/notifications/test")
+            try await bounded("the attempt") { await fixture.server.notifications.idle() }
+            let record = try #require(fixture.server.notifications.records.first)
+            #expect(record.attempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
+            #expect(record.nextAttemptDate == start + 3_600_000)
+            #expect(receiver.signedPayloads.count == 1)
+            #expect(elsewhere.signedPayloads.isEmpty)
+        }
+
+        @Test func aResponseBodyThatDoesNotEndIsAbandonedAndTheStatusDecides() async throws {
+            // 200, a Content-Length of a terabyte, 16 MiB of body, then the connection closes.
+            let receiver = try EndlessReceiver(limit: 16 << 20)
+            let fixture = try ServerFixture(notificationsURL: receiver.url)
+            defer { fixture.server.stop() }
+            _ = try await fixture.api("POST", "/inApps/v1/notifications/test")
+            try await bounded("the attempt") { await fixture.server.notifications.idle() }
+            let record = try #require(fixture.server.notifications.records.first)
+            #expect(record.attempts.map(\.sendAttemptResult) == ["SUCCESS"])
+            #expect(record.nextAttemptDate == nil)
+            _ = await receiver.bodyWritten()
+        }
+
         @Test func theHistorySurvivesARestartAndUnsentNotificationsGoOut() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }

@@ -7,7 +7,7 @@
     /// chooses (200 by default).
     final class TestReceiver: Sendable {
         private final class Box: Sendable {
-            let state = Mutex<(bodies: [[UInt8]], status: Int)>(([], 200))
+            let state = Mutex<(bodies: [[UInt8]], status: Int, headers: [HTTPHeader])>(([], 200, []))
         }
 
         private let server: HTTPServer
@@ -16,11 +16,11 @@
         init() throws {
             let box = Box()
             server = try HTTPServer(configuration: HTTPServerConfiguration()) { request in
-                let status = box.state.withLock { state -> Int in
+                let (status, headers) = box.state.withLock { state -> (Int, [HTTPHeader]) in
                     state.bodies.append(request.body)
-                    return state.status
+                    return (state.status, state.headers)
                 }
-                return HTTPResponse(status: status)
+                return HTTPResponse(status: status, headers: headers)
             }
             self.box = box
         }
@@ -31,7 +31,12 @@
         var url: URL { URL(string: "http://127.0.0.1:\(server.port)/notifications")! }
 
         /// The status the next requests get.
-        func answer(_ status: Int) { box.state.withLock { $0.status = status } }
+        func answer(_ status: Int, headers: [HTTPHeader] = []) {
+            box.state.withLock { state in
+                state.status = status
+                state.headers = headers
+            }
+        }
 
         /// The `signedPayload` of every body received, in order.
         var signedPayloads: [String] {
