@@ -4,7 +4,7 @@ import StoreSimulator
 
 /// Reads feed text, line by line: one step per line, `#` starts a comment.
 ///
-/// Lines end with a line feed, a carriage return and line feed (CRLF), or a lone carriage return. ``validate(_:)``
+/// Lines end with a line feed, a carriage return and line feed (CRLF), or a lone carriage return. ``validate(_:)-(String)``
 /// checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a feed of millions
 /// of steps never sits in memory as steps. A feed file (``FeedFile``) is read the same way, line by line, so its text
 /// never sits in memory whole either.

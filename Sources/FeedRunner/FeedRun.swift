@@ -16,7 +16,7 @@ public enum FeedRun {
     ///     (``FeedResult/signedData``).
     ///   - statePath: a state file to run on instead of a fresh in-memory store: a new file starts empty, an existing
     ///     one goes on from where it stopped, and a `restart` step closes the store and reopens it from the file.
-    ///     The store commits once per step (``StoreSimulator/StoreDurability/Commit/onFlush``, `synchronous=NORMAL`):
+    ///     The store commits once per step (`StoreDurability.Commit.onFlush`, `synchronous=NORMAL`):
     ///     a run killed mid-way leaves the file as it was after its last complete step.
     ///   - commitsEveryChange: commit every change instead, each flushed to the disk (`synchronous=FULL`) before it
     ///     is applied, as a crash test of app code needs.
@@ -45,6 +45,9 @@ public enum FeedRun {
     /// Reads and runs a feed file; `file` names it in errors and the verdict (the path by default).
     ///
     /// - Parameters:
+    ///   - url: The feed file.
+    ///   - file: The name of the feed in errors and the verdict; the path by default.
+    ///   - log: Where the event log goes; nowhere by default.
     ///   - statePath: a state file to run on, as for
     ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:server:)``.
     ///   - commitsEveryChange: commit every change instead of once per step.

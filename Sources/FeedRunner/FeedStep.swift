@@ -90,9 +90,9 @@ public enum FeedStep: Sendable, Hashable {
         /// `expect charged PRODUCT N`: the account was charged N times for the product.
         case charged(String, Int)
         /// `expect phase PRODUCT active|grace|billing-retry|expired|revoked|upgraded|none`: where the product stands
-        /// for the user (``StoreModels/ProductAccess/Phase``'s names; `grace-period` is read as `grace`).
+        /// for the user (`ProductAccess.Phase`'s names; `grace-period` is read as `grace`).
         case phase(String, ProductAccess.Phase)
-        /// `expect access PRODUCT on|off`: whether the user has access to the product (``StoreModels/ProductAccess``).
+        /// `expect access PRODUCT on|off`: whether the user has access to the product (`ProductAccess`).
         case access(String, Bool)
         /// `expect renewals PRODUCT N`: the store renewed the product's subscription N times so far.
         case renewals(String, Int)

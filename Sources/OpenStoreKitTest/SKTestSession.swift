@@ -8,7 +8,7 @@ public import StoreSimulator
 ///
 /// As on Apple platforms, a session made from a configuration file (``init(configurationFileNamed:)``,
 /// ``init(contentsOf:)``) controls the store behind `SKPaymentQueue.default()`
-/// (``StoreSimulator/SimulatedStore/default``), so existing tests work by changing `import StoreKitTest` to
+/// (`SimulatedStore.default`), so existing tests work by changing `import StoreKitTest` to
 /// `import OpenStoreKitTest`. That store is shared by every such session: run those tests serially. Beyond Apple, a
 /// session made with ``init(store:)`` or ``init(configuration:store:)`` controls a store of its own, which tests
 /// running in parallel never share:
@@ -201,7 +201,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// On a store whose clock runs by itself (the store behind `SKPaymentQueue.default()`), the clock also goes back to
     /// the system time if ``advance(by:)`` moved it ahead: with no history left, nothing depends on the time it showed.
-    /// The store's clock observers (``StoreSimulator/StoreClockObserver``) may then hear an earlier time than before.
+    /// The store's clock observers (`StoreClockObserver`) may then hear an earlier time than before.
     public func clearTransactions() {
         store.clearTransactions()
         (store.clock as? TimeRateClock)?.returnToWallClock()
@@ -323,16 +323,16 @@ public final class SKTestSession: NSObject, Sendable {
     // MARK: Time
 
     /// Moves the store's clock forward, producing every renewal, billing retry step and expiry on the way, in time
-    /// order. See ``StoreSimulator/SimulatedStore/advance(to:)``.
+    /// order. See `SimulatedStore.advance(to:)`.
     ///
     /// This works on every store a session controls: a manual clock moves; the clock of the store behind
-    /// `SKPaymentQueue.default()` (a ``StoreSimulator/TimeRateClock``) moves by an offset over the system clock and
+    /// `SKPaymentQueue.default()` (a `TimeRateClock`) moves by an offset over the system clock and
     /// runs on from the new time, so renewals due in between are handled and delivered to the payment queues on the
     /// main queue.
     ///
     /// - Throws: ``SKTestError`` `invalidAction` for an interval that is not finite or would take the clock past
     ///   9999-12-31T23:59:59Z (`dateOutOfRange`), or for a move that would produce more renewals than
-    ///   ``StoreSimulator/SimulatedStore/maximumRenewalsPerAdvance`` (`tooManyRenewals`). A move refused before it
+    ///   `SimulatedStore.maximumRenewalsPerAdvance` (`tooManyRenewals`). A move refused before it
     ///   starts changes nothing; a move that reaches the limit on the way stops there, with everything up to then
     ///   applied.
     @discardableResult
@@ -340,7 +340,7 @@ public final class SKTestSession: NSObject, Sendable {
         try Self.run { () throws(StoreSimulatorError) in try store.advance(by: interval) }
     }
 
-    /// Moves the store's clock to a date. See ``advance(by:)`` and ``StoreSimulator/SimulatedStore/advance(to:)``.
+    /// Moves the store's clock to a date. See ``advance(by:)`` and `SimulatedStore.advance(to:)`.
     ///
     /// - Throws: as ``advance(by:)``.
     @discardableResult

@@ -4,7 +4,7 @@
     import Synchronization
 
     /// A backend's notification endpoint built in: an HTTP server on a loopback port of its own that takes Server
-    /// Notifications V2 (`POST {"signedPayload": JWS}`), verifies each with ``ReceiptKit/JWSVerifier`` against the
+    /// Notifications V2 (`POST {"signedPayload": JWS}`), verifies each with `JWSVerifier` against the
     /// store's root, bundle identifier and environment (its `signedTransactionInfo` and `signedRenewalInfo` too), and
     /// keeps them in arrival order. It answers 200 to a notification that verifies and 400 to anything else, as a
     /// backend would.
@@ -28,7 +28,7 @@
         /// - Parameters:
         ///   - root: the root certificate every signature must chain to (the store signer's last certificate).
         ///   - bundleID: the bundle identifier the notifications must carry.
-        ///   - environment: the environment they must name (the store's ``StoreSimulator/SimulatedStore/jwsEnvironment``).
+        ///   - environment: the environment they must name (the store's `SimulatedStore.jwsEnvironment`).
         /// - Throws: ``StoreServerError`` when it cannot listen, or `invalidOption` when the root cannot be trusted.
         public init(root: X509Certificate, bundleID: String, environment: JWSEnvironment) throws(StoreServerError) {
             let reader: Reader

@@ -16,7 +16,7 @@
     /// server.stop()
     /// ```
     ///
-    /// The server observes its store's change feed (``StoreSimulator/SimulatedStore/addChangeObserver(_:)``): every
+    /// The server observes its store's change feed (`SimulatedStore.addChangeObserver(_:)`): every
     /// change the store applies is notified, whoever made it (the control API, ``perform(_:)``, a device connected to
     /// the store, a test moving its clock or refunding), in store order, signed as it stood at the change. The feed is
     /// told on the store's lane: the server runs the lane after each change it makes itself, one at a time, so the store

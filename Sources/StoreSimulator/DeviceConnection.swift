@@ -6,7 +6,7 @@ import Synchronization
 /// transactions.
 ///
 /// The store keeps each device's unfinished transactions, in the order they arrived, and decides what happens to
-/// them: ``submit(_:)`` adds a payment, and the store then reports it `.purchasing`, decides it (purchased, failed or
+/// them: `submit(_:)` adds a payment, and the store then reports it `.purchasing`, decides it (purchased, failed or
 /// deferred) and reports the decided state, each on its ``StoreLane``; ``finish(_:)`` removes a transaction and the
 /// store reports the removal. Every listener attached to the device hears every event once, in the order the store
 /// produced them, so front ends attached side by side (a StoreKit 1 payment queue and a StoreKit 2 transaction feed)
@@ -71,9 +71,12 @@ public final class DeviceConnection: Sendable {
     /// The store then, on its lane, reports the transaction `.purchasing` to every listener, decides it and reports
     /// the decided state. An unknown product or a quantity outside 1...10 fails it with `.paymentInvalid`.
     ///
-    /// - Parameter prepare: called with the identifier once the transaction is in the device and before the store
-    ///   schedules anything about it, so that a front end can make its own object for the transaction before any
-    ///   listener can hear of it (a lane on another thread may run as soon as this returns).
+    /// - Parameters:
+    ///   - request: The payment: product, quantity, account token, offer.
+    ///   - prepare: called with the identifier once the transaction is in the device and before the store
+    ///     schedules anything about it, so that a front end can make its own object for the transaction before any
+    ///     listener can hear of it (a lane on another thread may run as soon as this returns).
+    /// - Returns: The identifier of the new transaction.
     @discardableResult
     public func submit(_ request: PaymentRequest, preparing prepare: (UInt64) -> Void = { _ in }) -> UInt64 {
         let id = store.submit(request, to: device)

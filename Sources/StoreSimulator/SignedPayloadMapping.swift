@@ -2,9 +2,9 @@ public import Foundation
 public import ReceiptKit
 public import StoreModels
 
-/// How the store's records become the payloads Apple signs: a ``StoreModels/TransactionRecord`` becomes a
-/// ``ReceiptKit/JWSTransaction``, a ``SubscriptionState`` a ``ReceiptKit/JWSRenewalInfo``, the app an
-/// ``ReceiptKit/JWSAppTransaction``, with Apple's keys and wire values (identifiers as strings of digits, dates in
+/// How the store's records become the payloads Apple signs: a `TransactionRecord` becomes a
+/// `JWSTransaction`, a ``SubscriptionState`` a `JWSRenewalInfo`, the app an
+/// `JWSAppTransaction`, with Apple's keys and wire values (identifiers as strings of digits, dates in
 /// whole milliseconds, prices in milli-units of the currency).
 ///
 /// The mapping is pure: the same inputs give the same payload. ``SimulatedStore`` uses it to sign; tests and other
@@ -87,7 +87,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         return payload
     }
 
-    /// Whether a record is a renewal: a period the store renewed by itself (``StoreModels/TransactionRecord/isRenewal``).
+    /// Whether a record is a renewal: a period the store renewed by itself (`TransactionRecord.isRenewal`).
     /// Records of older state files, which do not say, count as renewals when they are a later period of an
     /// auto-renewable subscription that was not bought on a device.
     public static func isRenewal(_ record: TransactionRecord) -> Bool {

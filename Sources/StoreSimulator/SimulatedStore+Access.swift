@@ -3,7 +3,7 @@ public import StoreModels
 import Synchronization
 
 extension SimulatedStore {
-    /// Whether an account has access to a product now, and why, as ``ProductAccess`` defines it: from the account's
+    /// Whether an account has access to a product now, and why, as `ProductAccess` defines it: from the account's
     /// purchases of the product and, for an auto-renewable subscription, the billing state of its subscription.
     public func access(to productID: String, account: String = SimulatedStore.defaultAccount) -> ProductAccess {
         let now = clock.now

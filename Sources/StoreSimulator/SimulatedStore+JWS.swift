@@ -5,7 +5,7 @@ import Synchronization
 
 extension SimulatedStore {
     /// The environment the store's JWS name: `Xcode` when ``jwsSigner`` signs with one self-signed certificate
-    /// (``ReceiptKit/JWSSigningIdentity/openStoreKitXcode``), `Sandbox` otherwise.
+    /// (`JWSSigningIdentity.openStoreKitXcode`), `Sandbox` otherwise.
     public var jwsEnvironment: JWSEnvironment {
         jwsSigner.identity.certificates.count == 1 ? .xcode : .sandbox
     }

@@ -12,7 +12,7 @@ extension SimulatedStore {
     /// their expiry, non-renewing subscriptions, and consumables until they are finished), cancellation dates after
     /// refunds. It is signed when read and signed again only after its contents changed.
     ///
-    /// - Throws: ``ReceiptKit/ReceiptError`` if signing fails.
+    /// - Throws: `ReceiptError` if signing fails.
     public func appReceipt(deviceID: String = "00000000-0000-4000-8000-000000000001") throws(ReceiptError) -> [UInt8] {
         let contents = receiptContents(deviceID: deviceID)
         if let cached = receipts.withLock({ $0[deviceID] }), cached.contents == contents { return cached.bytes }

@@ -14,7 +14,7 @@ extension SimulatedStore {
     /// ``DeviceEvent/refundReversed(_:)``, which StoreKit 2 passes to `Transaction.updates`, and the change observers
     /// hear ``StoreChange/Kind/refundReversed``.
     ///
-    /// - Parameter transactionID: The refunded transaction.
+    /// - Parameter id: The refunded transaction.
     /// - Returns: The record as it stands after the reversal.
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that was never refunded.
     @discardableResult

@@ -16,7 +16,7 @@ extension SimulatedStore {
     /// - Returns: The subscription as it stands after the extension.
     /// - Throws: `unknownTransaction`, `noSubscription` when no running subscription has that original transaction,
     ///   `invalidAction` when it is not active (grace period, billing retry) or `interval` is not positive,
-    ///   `dateOutOfRange` when the new renewal date would be past ``StoreModels/ManualClock/latestDate``.
+    ///   `dateOutOfRange` when the new renewal date would be past `ManualClock.latestDate`.
     @discardableResult
     public func extendRenewalDate(originalID: UInt64, by interval: TimeInterval) throws(StoreSimulatorError)
         -> SubscriptionState

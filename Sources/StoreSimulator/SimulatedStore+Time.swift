@@ -16,7 +16,7 @@ extension SimulatedStore {
     /// ``advance(to:)``. A negative or zero interval handles what is due now.
     ///
     /// - Throws: `dateOutOfRange` for a NaN or infinite interval, or one that would take the clock past
-    ///   ``StoreModels/ManualClock/latestDate``; `tooManyRenewals` as ``advance(to:)``.
+    ///   `ManualClock.latestDate`; `tooManyRenewals` as ``advance(to:)``.
     @discardableResult
     public func advance(by interval: TimeInterval) throws(StoreSimulatorError) -> [SubscriptionEvent] {
         let start = now
@@ -42,11 +42,11 @@ extension SimulatedStore {
     /// lane: the callbacks then wait for the outer run, and the clock shows `date` when they arrive.) On a dispatch
     /// lane the callbacks are sent as the events are handled and arrive when the queue runs them.
     ///
-    /// A ``StoreModels/ManualClock`` and a ``TimeRateClock`` (by an offset over the wall clock) are moved. With any
+    /// A `ManualClock` and a ``TimeRateClock`` (by an offset over the wall clock) are moved. With any
     /// other clock nothing moves: the events due by the clock's own time are handled
     /// (``startProcessingDueEvents(every:)`` does that as time passes).
     ///
-    /// - Throws: `dateOutOfRange` for a NaN or infinite date, or one past ``StoreModels/ManualClock/latestDate``;
+    /// - Throws: `dateOutOfRange` for a NaN or infinite date, or one past `ManualClock.latestDate`;
     ///   `tooManyRenewals` if the move would produce more than ``maximumRenewalsPerAdvance`` renewals (by an upper
     ///   estimate: every period that could renew in the span, at its shortest length). Both are thrown before anything
     ///   is applied: the clock and the history stay as they were. If observers subscribe during the move (from their

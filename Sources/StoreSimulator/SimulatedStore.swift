@@ -23,7 +23,7 @@ public final class SimulatedStore: Sendable {
     /// The account purchases are made with unless a queue names another.
     public static let defaultAccount = "default"
 
-    /// The store's clock. Only a ``ManualClock`` moves when the store's `advance` methods are called.
+    /// The store's clock. Only a `ManualClock` moves when the store's `advance` methods are called.
     public let clock: any StoreClock
     /// The lane every change and callback passes through.
     public let lane: StoreLane
@@ -59,7 +59,7 @@ public final class SimulatedStore: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: the catalog and default settings; the built-in demo catalog by default.
-    ///   - clock: the clock; a manual clock at ``ManualClock/defaultStart`` by default.
+    ///   - clock: the clock; a manual clock at `ManualClock.defaultStart` by default.
     ///   - lane: how work runs: `.manual` (tests, feeds) or `.dispatch(queue)`; the main queue by default.
     ///   - retention: which finished transactions the history keeps.
     ///   - app: the app receipts are issued to.

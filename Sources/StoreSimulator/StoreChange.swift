@@ -7,7 +7,7 @@ public import StoreModels
 ///
 /// A purchase or renewal shared through Family Sharing is told once more for each other member of the purchaser's
 /// family, with the same kind (``Kind/oneTimePurchase``, ``Kind/subscribed(resubscribed:)``, ``Kind/renewed``), the
-/// member's account and the member's own transaction (``StoreModels/TransactionRecord/isFamilyShared``), and no
+/// member's account and the member's own transaction (`TransactionRecord.isFamilyShared`), and no
 /// subscription: the subscription is the purchaser's.
 ///
 /// A change carries the transaction and the subscription as they stood right after it, so that what is told or signed
@@ -82,7 +82,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         case priceIncreaseDeclined
         /// The renewal date of an active subscription moved later by `seconds`, at no charge.
         case renewalDateExtended(seconds: TimeInterval)
-        /// A family member's shared transaction (``StoreModels/TransactionRecord/isFamilyShared``) was revoked: the
+        /// A family member's shared transaction (`TransactionRecord.isFamilyShared`) was revoked: the
         /// purchaser was refunded, or the purchaser or the member left the family. The transaction carries its
         /// revocation date.
         case familyRevoked

@@ -39,7 +39,7 @@ public struct StoreSimulatorError: Error, Sendable, Hashable, CustomStringConver
         /// Moving the clock would produce more subscription renewals than one move may
         /// (``SimulatedStore/maximumRenewalsPerAdvance``). Nothing was applied; move the clock in shorter steps.
         public static let tooManyRenewals = Code(rawValue: 130)
-        /// A date or interval is not finite or lies beyond ``StoreModels/ManualClock/latestDate``, the last instant a
+        /// A date or interval is not finite or lies beyond `ManualClock.latestDate`, the last instant a
         /// store's clock can show and a receipt can hold.
         public static let dateOutOfRange = Code(rawValue: 131)
         /// The transaction cannot be signed: it is failed, deferred or still being bought, and the App Store signs

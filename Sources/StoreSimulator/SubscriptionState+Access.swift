@@ -1,7 +1,7 @@
 public import StoreModels
 
 extension SubscriptionState {
-    /// The phase in ``ProductAccess``'s terms, for the product of the current period. A subscription ended by a refund
+    /// The phase in `ProductAccess`'s terms, for the product of the current period. A subscription ended by a refund
     /// or an upgrade is `expired` here; ``SimulatedStore/access(to:account:)`` tells those apart from its transactions.
     public var accessPhase: ProductAccess.Phase {
         switch phase {
@@ -12,7 +12,7 @@ extension SubscriptionState {
         }
     }
 
-    /// The billing state ``ProductAccess`` takes, for the product of the current period: `nil` unless a renewal failed
+    /// The billing state `ProductAccess` takes, for the product of the current period: `nil` unless a renewal failed
     /// and billing is being retried.
     public var billing: ProductAccess.Billing? {
         switch phase {

@@ -58,7 +58,7 @@ public struct SubscriptionState: Sendable, Hashable, Codable {
     /// How many regular periods after ``periodAnchor`` the current period ends.
     var periodsSinceAnchor: Int
 
-    /// Whether the customer has access now: active or in grace period, as ``ProductAccess`` defines access.
+    /// Whether the customer has access now: active or in grace period, as `ProductAccess` defines access.
     public var grantsAccess: Bool { accessPhase.grantsAccess }
 
     /// When the store next has to act on the subscription: renew or expire it at the end of the period, retry billing,

@@ -10,7 +10,7 @@ import Synchronization
 /// keeps running from the new time. The store behind `SKPaymentQueue.default()` uses one, so that a session's
 /// `timeRate` speeds it up and `SKTestSession.advance(by:)` moves it.
 ///
-/// Like ``ManualClock``, it never shows a time past ``StoreModels/ManualClock/latestDate``.
+/// Like `ManualClock`, it never shows a time past `ManualClock.latestDate`.
 public final class TimeRateClock: StoreClock {
     private struct Anchor {
         var real: Date
@@ -48,7 +48,7 @@ public final class TimeRateClock: StoreClock {
     }
 
     /// Moves the clock forward to `date` if that is later than the time it shows (to
-    /// ``StoreModels/ManualClock/latestDate`` at most); it then runs on from there at its rate.
+    /// `ManualClock.latestDate` at most); it then runs on from there at its rate.
     public func advance(to date: Date) {
         let seconds = date.timeIntervalSinceReferenceDate
         guard !seconds.isNaN else { return }

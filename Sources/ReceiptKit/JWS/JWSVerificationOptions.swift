@@ -1,4 +1,4 @@
-/// What ``JWSVerifier/verify(_:options:)`` checks beyond the signature and the chain.
+/// What ``JWSVerifier/verify(_:options:)-(String,_)`` checks beyond the signature and the chain.
 public struct JWSVerificationOptions: Sendable, Hashable {
     /// When the chain must be valid; ``JWSVerificationTime/signedDate`` by default.
     public var time: JWSVerificationTime

@@ -6,7 +6,7 @@ public enum JWSVerificationTime: Sendable, Hashable {
     /// as Apple's server libraries do offline; the current time when the payload has neither. The date is read only
     /// after the signature has been checked.
     case signedDate
-    /// The current wall-clock time, read when ``JWSVerifier/verify(_:options:)`` runs.
+    /// The current wall-clock time, read when ``JWSVerifier/verify(_:options:)-(String,_)`` runs.
     case now
     /// A fixed instant.
     case date(Date)
