@@ -364,6 +364,23 @@ final class StoreJournal: @unchecked Sendable {
         _ txn: borrowing LedgerReadTransaction, state initial: StoreState, time: Date, after start: Int64,
         path: String, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed {
+        // Compaction removes the entries it brought into the tables (those up to `start`) in the same transaction:
+        // an entry at or below `start` means `start` was raised or the entries put back, and skipping them would
+        // hand out their identifiers again.
+        let first: [LedgerLogEntry]
+        do {
+            first = try txn.logEntries(in: logName, limit: 1)
+        } catch {
+            throw stateError(error, path: path)
+        }
+        if let entry = first.first, entry.sequence <= start {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): journal entry \(entry.sequence) is at or below the sequence the tables were brought up to "
+                    + "(meta \(StoreTables.Meta.through) or the snapshot's, \(start)), which compaction never leaves: "
+                    + "the file was altered, and replaying it would skip changes. The file was not changed: move it "
+                    + "aside (with its -wal and -shm files) and restore a backup, or start from a new path.")
+        }
         let clock = ManualClock(start: time)
         let store = SimulatedStore(
             state: initial, clock: clock, lane: .manual, app: app, signer: signer, journal: nil)

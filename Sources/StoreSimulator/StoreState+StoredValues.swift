@@ -27,9 +27,10 @@ extension StoreState {
     /// The most periods, billing attempts or offer periods a stored subscription may count: more than 10,000 years
     /// of daily renewals, and far from any overflow.
     static let storedCountLimit = 100_000_000
-    /// The largest identifier or counter a state file may hold: files keep them as signed 64-bit integers, so a
-    /// counter grows from at most here by one per transaction and can never overflow.
-    static let storedIdentifierLimit = UInt64(Int64.max)
+    /// The largest counter a state file may hold: 2^62. Files keep identifiers as signed 64-bit integers, and a
+    /// counter grows by one per identifier it hands out, so from here a store would need 2^62 (about 4.6 × 10^18) more
+    /// transactions before an identifier no longer fitted: none is ever handed out that the file could not hold.
+    static let storedIdentifierLimit = UInt64(1) << 62
     /// The longest period (in its units) a stored catalog may give a subscription or an offer.
     static let storedPeriodLimit = 100_000
 
@@ -43,14 +44,16 @@ extension StoreState {
         let nextID = nextTransactionID
         try Self.require(
             (1...Self.storedIdentifierLimit).contains(nextID), "meta \(Meta.nextTransactionID)", nil, "value",
-            "\(Int64(bitPattern: nextID)) is not a transaction identifier (1...\(Int64.max))")
+            "\(Int64(bitPattern: nextID)) is not a transaction identifier (1...\(Self.storedIdentifierLimit))")
         try Self.require(
             (1...Self.storedIdentifierLimit).contains(nextWebOrderLineItemID), "meta \(Meta.nextLineItemID)", nil,
-            "value", "\(Int64(bitPattern: nextWebOrderLineItemID)) is not a line item identifier (1...\(Int64.max))")
+            "value",
+            "\(Int64(bitPattern: nextWebOrderLineItemID)) is not a line item identifier (1...\(Self.storedIdentifierLimit))"
+        )
         let sequence = subscriptions.sequenceCounter
         try Self.require(
             sequence <= Self.storedIdentifierLimit, "meta \(Meta.subscriptionSequence)", nil, "value",
-            "\(Int64(bitPattern: sequence)) is negative")
+            "\(Int64(bitPattern: sequence)) is outside 0...\(Self.storedIdentifierLimit)")
         try checkCatalog()
         for record in records.values { try checkRecord(record) }
         for device in devices.values { try checkDevice(device) }

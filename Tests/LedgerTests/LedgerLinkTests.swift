@@ -54,4 +54,21 @@ import Testing
                 "app.sqlite", "app.sqlite\(suffix)",
             ])
     }
+
+    @Test(arguments: ["", "-wal"])
+    func fileWithAnotherNameIsRefused(suffix: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("app.sqlite")
+        let database = try LedgerDatabase(path: path)
+        try database.write { txn in try txn.setMeta(Int64(1), forKey: "one") }
+        let other = directory.file("other.sqlite")
+        try FileManager.default.linkItem(atPath: path + suffix, toPath: other + suffix)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let error = #expect(throws: LedgerError.self) { _ = try LedgerDatabase(path: suffix.isEmpty ? other : path) }
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.detail.contains("2 names (hard links)") == true, "\(error?.detail ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+        withExtendedLifetime(database) {}
+    }
 }

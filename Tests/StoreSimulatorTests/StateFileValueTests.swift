@@ -14,6 +14,8 @@ struct StateFileValueTests {
     enum Alteration: String, CaseIterable, CustomTestStringConvertible {
         /// The next transaction identifier stored as -1 (read back as `UInt64.max`).
         case nextTransactionIDNegative
+        /// The next transaction identifier so high that the identifiers it hands out would no longer fit the file.
+        case nextTransactionIDPastLimit
         /// The next transaction identifier below identifiers already in the history.
         case nextTransactionIDReused
         /// The next line item identifier below one a record holds.
@@ -41,6 +43,7 @@ struct StateFileValueTests {
         var named: [String] {
             switch self {
             case .nextTransactionIDNegative: [StoreTables.Meta.nextTransactionID, "-1"]
+            case .nextTransactionIDPastLimit: [StoreTables.Meta.nextTransactionID, "9223372036854775806"]
             case .nextTransactionIDReused: [StoreTables.Table.records.rawValue, "field id", "handed out again"]
             case .nextLineItemIDReused: [StoreTables.Table.records.rawValue, "field webOrderLineItemID"]
             case .periodsPaidHuge: [StoreTables.Table.subscriptions.rawValue, "row 0000000000", "field periodsPaid"]
@@ -62,6 +65,10 @@ struct StateFileValueTests {
             switch self {
             case .nextTransactionIDNegative:
                 try database.write { txn in try txn.setMeta(Int64(-1), forKey: StoreTables.Meta.nextTransactionID) }
+            case .nextTransactionIDPastLimit:
+                try database.write { txn in
+                    try txn.setMeta(Int64.max - 1, forKey: StoreTables.Meta.nextTransactionID)
+                }
             case .nextTransactionIDReused:
                 try database.write { txn in
                     try txn.setMeta(Int64(ids[0]), forKey: StoreTables.Meta.nextTransactionID)
@@ -135,6 +142,31 @@ struct StateFileValueTests {
             #expect(error?.detail.contains(words) == true, "\(words): \(error?.detail ?? "")")
         }
         #expect(error?.detail.contains("restore a backup") == true, "\(error?.detail ?? "")")
+    }
+
+    @Test("A journal entry at or below the sequence the tables were brought up to is refused, not skipped")
+    func throughRaised() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        try StateFileFormatTests.makeFullFile(at: path)
+        do {
+            let store = try SimulatedStore(
+                statePath: path, durability: StoreDurability(compactEvery: nil), lane: .manual)
+            let (device, listener) = store.silentConnection("device")
+            defer { withExtendedLifetime((device, listener)) {} }
+            let transaction = device.submitNow(PaymentRequest(productID: "com.example.pro"))
+            device.processNow(transaction.id)
+            try store.close()
+        }
+        do {
+            let database = try LedgerDatabase(path: path)
+            let last = try #require(try database.read { txn in try txn.lastLogSequence(in: StoreJournal.logName) })
+            try database.write { txn in try txn.setMeta(last, forKey: StoreTables.Meta.through) }
+        }
+        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
+        #expect(error?.detail.contains("journal entry") == true, "\(error?.detail ?? "")")
+        #expect(error?.detail.contains(StoreTables.Meta.through) == true, "\(error?.detail ?? "")")
     }
 
     @Test("A file of format 1 whose snapshot holds a counter below its history is refused too")

@@ -111,7 +111,10 @@ enum FileInspection {
     }
 
     /// Refuses a `-wal` or `-shm` beside the database that is not a regular file (a symbolic link, say): SQLite would
-    /// follow it or fail after creating the other one.
+    /// follow it or fail after creating the other one. Refuses the database, its `-wal` or its `-shm` when it has more
+    /// than one name (a hard link): SQLite keeps the write-ahead log beside the name it was opened by, so a process
+    /// opening another name would neither see the log nor be kept out by the lock taken on this name, and the two
+    /// would damage the file.
     static func checkCompanions(of path: String) throws(LedgerError) {
         for companion in [path + "-wal", path + "-shm"] {
             var info = stat()
@@ -121,6 +124,17 @@ enum FileInspection {
                 code: .cannotOpen,
                 detail: "'\(companion)' is \(what); SQLite keeps the write-ahead log and its index as regular files "
                     + "beside the database. Remove it (and find out who made it); the database has not been modified.",
+                path: path)
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { continue }
+            throw LedgerError(
+                code: .cannotOpen,
+                detail: "'\(file)' has \(info.st_nlink) names (hard links). A database is kept under one name: SQLite "
+                    + "keeps its write-ahead log beside the name it is opened by, so two names would damage it. Remove "
+                    + "the other names, or make a copy (cp) to open under another path; the database has not been "
+                    + "modified.",
                 path: path)
         }
     }
