@@ -588,17 +588,20 @@ final class FeedInterpreter {
             let seq = nextSequence()
             if first {
                 let id = transaction.storeIdentifier
-                let key = TrackedKey(seat: observer.seat, id: id)
-                if tracked[key] == nil {
-                    tracked[key] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
+                let product = transaction.payment.productIdentifier
+                latestByProduct[observer.seat + "\n" + product] = id
+                let identifier = transaction.transactionIdentifier
+                let originalID = transaction.original?.transactionIdentifier
+                // One lookup of the tracked transaction for all its changes.
+                updateTracked(seat: observer.seat, id: id, product: product) { tracked in
+                    tracked.states.append(state)
+                    tracked.heardAt.append(seq)
+                    tracked.error = code
+                    if let identifier { tracked.transactionID = identifier }
+                    tracked.originalID = originalID
                 }
-                latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] = id
-                tracked[key]?.states.append(state)
-                tracked[key]?.heardAt.append(seq)
-                tracked[key]?.error = code
-                if let identifier = transaction.transactionIdentifier { tracked[key]?.transactionID = identifier }
-                tracked[key]?.originalID = transaction.original?.transactionIdentifier
             }
+            guard logs else { continue }
             var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "updated")
             event.add("user", observer.user)
             if observer.device != Self.mainDevice { event.add("device", observer.device) }
@@ -615,7 +618,10 @@ final class FeedInterpreter {
     }
 
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
-        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "delivered")
+        // The sequence moves on whether or not the line is written: offer nonces are made from it.
+        let seq = nextSequence()
+        guard logs else { return }
+        var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "delivered")
         event.add("user", observer.user)
         if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
@@ -638,7 +644,9 @@ final class FeedInterpreter {
                     tracked[key] = nil
                 }
             }
-            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "removed")
+            let seq = nextSequence()
+            guard logs else { continue }
+            var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "removed")
             event.add("user", observer.user)
             if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
