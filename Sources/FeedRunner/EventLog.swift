@@ -30,27 +30,34 @@ public final class DiscardingEventLog: EventLogSink {
     public func append(_ line: String) {}
 }
 
-/// Builds one event line with fields in a fixed order.
+/// Builds one event line with fields in a fixed order; builds nothing for a run whose log is discarded.
 struct EventLine {
-    private var object = JSONObjectWriter()
+    /// The line so far, or `nil` when it is not built.
+    private var object: JSONObjectWriter?
 
-    init(seq: Int, time: Date, event: String) {
+    /// Starts a line, or, when `logging` is false, an empty one whose fields are ignored (a run that discards its log
+    /// does not pay for writing it).
+    init(logging: Bool = true, seq: Int, time: Date, event: String) {
+        guard logging else { return }
+        var object = JSONObjectWriter()
         object.add("seq", seq)
         object.add("time", .string(ISO8601.format(time)))
         object.add("event", .string(event))
+        self.object = object
     }
 
-    mutating func add(_ key: String, _ value: String?) { object.add(key, value.map(JSONValue.string) ?? .null) }
+    mutating func add(_ key: String, _ value: String?) { object?.add(key, value.map(JSONValue.string) ?? .null) }
 
-    mutating func add(_ key: String, _ value: Int) { object.add(key, value) }
+    mutating func add(_ key: String, _ value: Int) { object?.add(key, value) }
 
-    mutating func add(_ key: String, _ value: Bool) { object.add(key, .bool(value)) }
+    mutating func add(_ key: String, _ value: Bool) { object?.add(key, .bool(value)) }
 
-    mutating func add(_ key: String, strings: [String]) { object.add(key, .array(strings.map(JSONValue.string))) }
+    mutating func add(_ key: String, strings: [String]) { object?.add(key, .array(strings.map(JSONValue.string))) }
 
-    mutating func add(_ key: String, raw: String) { object.add(key, json: raw) }
+    mutating func add(_ key: String, raw: String) { object?.add(key, json: raw) }
 
-    var line: String { object.jsonString }
+    /// The line's JSON text; empty when it is not built.
+    var line: String { object?.jsonString ?? "" }
 
     static func escape(_ value: String) -> String { JSONValue.escaped(value) }
 }

@@ -32,7 +32,8 @@ public struct FeedGenerator: Sendable {
         }
         // Each user's history stays bounded: consumables leave it when finished (receipt-only history), the
         // non-consumable is bought once, and a subscription runs until the feed expires it. Time moves in minutes, so
-        // renewals stay proportionate to the feed.
+        // renewals stay proportionate to the feed; beyond 1,000 users it moves proportionately less, so that the
+        // store time a user's steps span (and so their renewals per step) does not grow with the number of users.
         while written < steps {
             let user = Int(random.next() % UInt64(users))
             if user != current {
@@ -57,7 +58,7 @@ public struct FeedGenerator: Sendable {
                     line("expire com.example.premium.monthly")
                 }
             case 74..<86:
-                line("advance \(1 + random.next() % 90)m")
+                line(advance(minutes: 1 + random.next() % 90))
             case 86..<91:
                 line("restore")
                 if written < steps { line("expect restore finished") }
@@ -67,5 +68,13 @@ public struct FeedGenerator: Sendable {
                 line(owned.contains(user) ? "expect owned com.example.pro" : "expect charged com.example.pro 0")
             }
         }
+    }
+
+    /// The `advance` step for `minutes` minutes drawn: those minutes up to 1,000 users; beyond, 1,000/users of them,
+    /// in whole seconds (at least one), so that a feed of 20 steps per user spans the same store time whatever the
+    /// number of users.
+    private func advance(minutes: UInt64) -> String {
+        guard users > 1_000 else { return "advance \(minutes)m" }
+        return "advance \(max(1, minutes * 60 * 1_000 / UInt64(users)))s"
     }
 }

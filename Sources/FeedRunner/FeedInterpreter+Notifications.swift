@@ -118,6 +118,7 @@ extension FeedInterpreter {
     /// Writes a notification to the event log, at its signed date.
     private func log(_ notification: FeedNotification) {
         var event = EventLine(
+            logging: logs,
             seq: nextSequence(), time: Date(timeIntervalSince1970: Double(notification.signedDate) / 1000),
             event: "notification")
         event.add("type", notification.type)

@@ -14,7 +14,7 @@ extension FeedInterpreter {
             updateTracked(seat: seat, id: id, product: transaction.payment.productIdentifier) {
                 $0.exceptions.append(message)
             }
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "exception")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "exception")
             let user = users[seat]?.queue.account ?? currentUser
             event.add("user", user)
             let device = observer?.device ?? (seat == user ? Self.mainDevice : currentDevice)
@@ -33,7 +33,7 @@ extension FeedInterpreter {
         updateTracked(
             seat: Self.seat(delegate.user, delegate.device), id: id, product: transaction.payment.productIdentifier
         ) { $0.askedToContinue = true }
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldContinue")
+        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "shouldContinue")
         event.add("user", delegate.user)
         if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
         event.add("handle", handleNames[id])
@@ -56,7 +56,7 @@ extension FeedInterpreter {
     func askedToShowPriceConsent(by delegate: FeedDelegate) {
         let seat = Self.seat(delegate.user, delegate.device)
         users[seat]?.priceConsentQuestions += 1
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldShowPriceConsent")
+        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "shouldShowPriceConsent")
         event.add("user", delegate.user)
         if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
         event.add("pending", strings: store.pendingPriceConsent(account: delegate.user))

@@ -173,7 +173,7 @@ extension FeedInterpreter {
 
     /// Writes a paywall callback to the event log.
     func loggedPaywall(_ event: PaywallEvent, user: String, placement: String?, time: Date) {
-        var line = EventLine(seq: nextSequence(), time: time, event: "paywall")
+        var line = EventLine(logging: logs, seq: nextSequence(), time: time, event: "paywall")
         line.add("user", user)
         line.add("placement", placement)
         line.add("callback", event.name)

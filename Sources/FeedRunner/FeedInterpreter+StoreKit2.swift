@@ -24,7 +24,7 @@ extension FeedInterpreter {
         case .buy(let product, let quantity, let askToBuy, let handle):
             let outcome = driver.purchase(product, quantity: quantity, askToBuy: askToBuy)
             var purchase = FeedStoreKit2.Purchase(product: product, result: "failed")
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "sk2-purchase")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "sk2-purchase")
             event.add("user", currentUser)
             if currentDevice != Self.mainDevice { event.add("device", currentDevice) }
             event.add("handle", handle)
@@ -56,7 +56,7 @@ extension FeedInterpreter {
             guard let (id, _) = storeKit2Transaction(reference) else {
                 return "no StoreKit 2 transaction for \(reference) yet"
             }
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "sk2-finish")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "sk2-finish")
             event.add("user", currentUser)
             event.add("id", String(id))
             sink.append(event.line)
@@ -75,7 +75,7 @@ extension FeedInterpreter {
             let verified = Self.isVerified(update)
             run.storeKit2.heard[seat, default: []].append(transaction.productID)
             run.storeKit2.latest[seat + "\n" + transaction.productID] = (transaction.id, verified)
-            var event = EventLine(seq: run.nextSequence(), time: run.clock.now, event: "sk2-update")
+            var event = EventLine(logging: run.logs, seq: run.nextSequence(), time: run.clock.now, event: "sk2-update")
             event.add("user", user)
             if let device { event.add("device", device) }
             event.add("product", transaction.productID)

@@ -54,6 +54,8 @@ final class FeedInterpreter {
     let file: String
     let baseDirectory: URL?
     let sink: any EventLogSink
+    /// Whether event lines are built: not when ``sink`` discards them.
+    let logs: Bool
     /// The state file the store lives in, or `nil` for an in-memory store.
     let statePath: String?
     /// How the store on ``statePath`` commits.
@@ -71,6 +73,12 @@ final class FeedInterpreter {
     private(set) var handles: [String: UInt64] = [:]
     private(set) var handleNames: [UInt64: String] = [:]
     private(set) var tracked: [TrackedKey: Tracked] = [:]
+    /// How many tracked transactions ``forgetSuperseded()`` lets be before it looks for ones to forget.
+    private var forgetAbove = FeedInterpreter.forgetFloor
+    /// The fewest tracked transactions ``forgetSuperseded()`` looks through.
+    static let forgetFloor = 4_096
+    /// How many tracked transactions ``forgetSuperseded()`` has looked at in all.
+    private(set) var trackedVisited = 0
     /// The device each handle was named on.
     private var handleSeats: [UInt64: String] = [:]
     private var latestByProduct: [String: UInt64] = [:]
@@ -93,6 +101,8 @@ final class FeedInterpreter {
     /// How many of the server's notifications `expect notification` steps matched, and how many are in the log.
     var notificationsMatched = 0
     var notificationsLogged = 0
+    /// Called after each step with the number of steps run so far.
+    var progress: ((Int) -> Void)?
 
     init(
         file: String, baseDirectory: URL?, sink: any EventLogSink, statePath: String? = nil,
@@ -101,6 +111,7 @@ final class FeedInterpreter {
         self.file = file
         self.baseDirectory = baseDirectory
         self.sink = sink
+        self.logs = !(sink is DiscardingEventLog)
         self.statePath = statePath
         self.server = server
         var app = AppIdentity()
@@ -148,13 +159,13 @@ final class FeedInterpreter {
             guard failure == nil else { return }
             steps += 1
             currentLine = line.line
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "step")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "step")
             event.add("line", line.line)
             event.add("step", line.text)
             sink.append(event.line)
             if let message = try perform(line.step, line: line) {
                 failure = FeedResult.Failure(line: line.line, step: line.text, message: message)
-                var failed = EventLine(seq: nextSequence(), time: clock.now, event: "failed")
+                var failed = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "failed")
                 failed.add("line", line.line)
                 failed.add("message", message)
                 sink.append(failed.line)
@@ -169,6 +180,7 @@ final class FeedInterpreter {
                         hint: "check the disk holding the state file")
                 }
             }
+            progress?(steps)
         }
         if server != nil, failure == nil, let message = notificationsSettled() {
             failure = FeedResult.Failure(line: currentLine, step: "end of the feed", message: message)
@@ -193,7 +205,8 @@ final class FeedInterpreter {
                 ? users[currentSeat].flatMap { try? store.appReceipt(deviceID: $0.queue.deviceID) } : nil
         )
         if includeSignedData { result.signedData = signedData() }
-        var end = EventLine(seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
+        var end = EventLine(
+            logging: logs, seq: nextSequence(), time: clock.now, event: result.passed ? "passed" : "failed-feed")
         end.add("steps", steps)
         end.add("expectations", expectations)
         sink.append(end.line)
@@ -397,7 +410,7 @@ final class FeedInterpreter {
         var accepted = false
         for observer in queue.transactionObservers {
             let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "shouldAddStorePayment")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "shouldAddStorePayment")
             event.add("user", currentUser)
             if currentDevice != Self.mainDevice { event.add("device", currentDevice) }
             event.add("observer", (observer as? FeedObserver)?.name)
@@ -422,7 +435,7 @@ final class FeedInterpreter {
     /// Writes the store's subscription events (renewals, billing issues, expiries) to the log, at their own times.
     private func log(_ events: [SubscriptionEvent]) {
         for item in events {
-            var event = EventLine(seq: nextSequence(), time: item.date, event: "subscription")
+            var event = EventLine(logging: logs, seq: nextSequence(), time: item.date, event: "subscription")
             event.add("kind", item.kindName)
             event.add("user", item.account)
             event.add("product", item.productID)
@@ -548,7 +561,7 @@ final class FeedInterpreter {
             queue.delegate = delegate
             for observer in observers { install(observer, on: queue) }
         }
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "restarted")
+        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "restarted")
         event.add("users", strings: names)
         sink.append(event.line)
         restartStoreKit2()
@@ -575,18 +588,21 @@ final class FeedInterpreter {
             let seq = nextSequence()
             if first {
                 let id = transaction.storeIdentifier
-                let key = TrackedKey(seat: observer.seat, id: id)
-                if tracked[key] == nil {
-                    tracked[key] = Tracked(product: transaction.payment.productIdentifier, user: observer.seat)
+                let product = transaction.payment.productIdentifier
+                latestByProduct[observer.seat + "\n" + product] = id
+                let identifier = transaction.transactionIdentifier
+                let originalID = transaction.original?.transactionIdentifier
+                // One lookup of the tracked transaction for all its changes.
+                updateTracked(seat: observer.seat, id: id, product: product) { tracked in
+                    tracked.states.append(state)
+                    tracked.heardAt.append(seq)
+                    tracked.error = code
+                    if let identifier { tracked.transactionID = identifier }
+                    tracked.originalID = originalID
                 }
-                latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] = id
-                tracked[key]?.states.append(state)
-                tracked[key]?.heardAt.append(seq)
-                tracked[key]?.error = code
-                if let identifier = transaction.transactionIdentifier { tracked[key]?.transactionID = identifier }
-                tracked[key]?.originalID = transaction.original?.transactionIdentifier
             }
-            var event = EventLine(seq: seq, time: clock.now, event: "updated")
+            guard logs else { continue }
+            var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "updated")
             event.add("user", observer.user)
             if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
@@ -602,7 +618,10 @@ final class FeedInterpreter {
     }
 
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "delivered")
+        // The sequence moves on whether or not the line is written: offer nonces are made from it.
+        let seq = nextSequence()
+        guard logs else { return }
+        var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "delivered")
         event.add("user", observer.user)
         if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
@@ -625,7 +644,9 @@ final class FeedInterpreter {
                     tracked[key] = nil
                 }
             }
-            var event = EventLine(seq: nextSequence(), time: clock.now, event: "removed")
+            let seq = nextSequence()
+            guard logs else { continue }
+            var event = EventLine(logging: logs, seq: seq, time: clock.now, event: "removed")
             event.add("user", observer.user)
             if observer.device != Self.mainDevice { event.add("device", observer.device) }
             event.add("observer", observer.name)
@@ -638,10 +659,15 @@ final class FeedInterpreter {
     }
 
     /// Keeps memory flat: a removed transaction without a handle is forgotten once a newer one of its product exists.
+    ///
+    /// The pass over every tracked transaction runs only when their number has doubled since the last pass (and is
+    /// above 4,096), so its cost per step stays constant however many users and transactions the feed has.
     private func forgetSuperseded() {
-        guard tracked.count > 4_096 else { return }
+        guard tracked.count > forgetAbove else { return }
+        trackedVisited += tracked.count
         let keep = Set(handles.values).union(latestByProduct.values)
         tracked = tracked.filter { keep.contains($0.key.id) || !$0.value.removed }
+        forgetAbove = max(Self.forgetFloor, 2 * tracked.count)
     }
 
     func observedRestore(failure: SKError.Code?, finished: Bool, by observer: FeedObserver, queue: SKPaymentQueue) {
@@ -654,6 +680,7 @@ final class FeedInterpreter {
             }
         }
         var event = EventLine(
+            logging: logs,
             seq: nextSequence(), time: clock.now, event: finished ? "restoreFinished" : "restoreFailed")
         event.add("user", observer.user)
         if observer.device != Self.mainDevice { event.add("device", observer.device) }
@@ -663,7 +690,7 @@ final class FeedInterpreter {
     }
 
     func observedStorefront(_ countryCode: String, by observer: FeedObserver) {
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "storefrontChanged")
+        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "storefrontChanged")
         event.add("user", observer.user)
         if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)
@@ -673,7 +700,7 @@ final class FeedInterpreter {
 
     func observedRevocation(_ products: [String], by observer: FeedObserver, queue: SKPaymentQueue) {
         if isFirstObserver(observer, of: queue) { users[observer.seat]?.revoked.formUnion(products) }
-        var event = EventLine(seq: nextSequence(), time: clock.now, event: "revoked")
+        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "revoked")
         event.add("user", observer.user)
         if observer.device != Self.mainDevice { event.add("device", observer.device) }
         event.add("observer", observer.name)

@@ -53,6 +53,8 @@ public enum FeedRun {
     ///   - commitsEveryChange: commit every change instead of once per step.
     ///   - server: the server that serves the feed's store, as for
     ///     ``run(_:file:baseDirectory:log:includeReceipt:includeSignedData:statePath:commitsEveryChange:server:)``.
+    ///   - progress: called after each step the run carries out, with the number of steps run so far (the check
+    ///     that comes first runs none).
     /// - Throws: ``FeedError`` when the file cannot be read (missing, a directory, not UTF-8 text, changed while it
     ///   runs) or is malformed, or the state file is unusable.
     public static func run(
@@ -61,13 +63,16 @@ public enum FeedRun {
         log: any EventLogSink = DiscardingEventLog(),
         statePath: String? = nil,
         commitsEveryChange: Bool = false,
-        server: (any FeedServer)? = nil
+        server: (any FeedServer)? = nil,
+        progress: ((Int) -> Void)? = nil
     ) throws(FeedError) -> FeedResult {
         let feed = try FeedFile(contentsOf: url, file: file)
-        return try FeedInterpreter(
+        let interpreter = try FeedInterpreter(
             file: feed.file, baseDirectory: url.deletingLastPathComponent(), sink: log, statePath: statePath,
             commitsEveryChange: commitsEveryChange, server: server
-        ).run(.file(feed))
+        )
+        interpreter.progress = progress
+        return try interpreter.run(.file(feed))
     }
 
     /// The `.storekit` files the `config` steps of a feed file name, resolved against the feed's directory, read line

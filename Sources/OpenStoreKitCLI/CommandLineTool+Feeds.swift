@@ -170,17 +170,18 @@ extension CommandLineTool {
         }
         let feedLogs = logFiles ?? scratchFiles
         let outcomes = Mutex<[Int: Result<FeedResult, FeedError>]>([:])
-        let done = Atomic<Int>(0)
         let next = Atomic<Int>(0)
         let workers = min(jobs, feeds.count)
         let standardOutput = standardOutputData
+        let progress =
+            output.isTerminal ? FeedProgress(feeds: feeds.count, clock: output.clock, write: output.err) : nil
         var serverProblem: String?
         #if Server
             if let server {
                 // One feed, on this thread: its server answers while it runs.
                 let outcome = Self.runOne(
                     feeds[0], log: feedLogs?[0], statePath: statePaths?[0], commitsEveryChange: commitsEveryChange,
-                    standardOutput: standardOutput, server: server)
+                    standardOutput: standardOutput, server: server, progress: progress)
                 server.finish()
                 outcomes.withLock { $0[0] = outcome }
                 next.store(feeds.count, ordering: .relaxed)
@@ -194,15 +195,12 @@ extension CommandLineTool {
                 let path = feeds[index]
                 let outcome = Self.runOne(
                     path, log: feedLogs?[index], statePath: statePaths?[index], commitsEveryChange: commitsEveryChange,
-                    standardOutput: standardOutput)
+                    standardOutput: standardOutput, progress: progress)
                 outcomes.withLock { $0[index] = outcome }
-                let finished = done.add(1, ordering: .relaxed).newValue
-                if output.isTerminal, feeds.count > 1 {
-                    output.err("\r[\(finished)/\(feeds.count)] \(path)\u{1B}[K")
-                }
+                progress?.finished(path)
             }
         }
-        if output.isTerminal, feeds.count > 1 { output.err("\r\u{1B}[K") }
+        progress?.end()
         let results = outcomes.withLock { $0 }
         var passed = 0
         var failed = 0
@@ -333,14 +331,16 @@ extension CommandLineTool {
 
     private static func runOne(
         _ path: String, log: OutputFile?, statePath: String?, commitsEveryChange: Bool,
-        standardOutput: @escaping @Sendable (Data) -> Void, server: (any FeedServer)? = nil
+        standardOutput: @escaping @Sendable (Data) -> Void, server: (any FeedServer)? = nil,
+        progress: FeedProgress? = nil
     ) -> Result<FeedResult, FeedError> {
         let url = URL(fileURLWithPath: path)
+        let stepped = progress.map { progress in { (_: Int) in progress.stepped() } }
         guard let log else {
             return Result { () throws(FeedError) in
                 try FeedRun.run(
                     contentsOf: url, file: path, statePath: statePath, commitsEveryChange: commitsEveryChange,
-                    server: server)
+                    server: server, progress: stepped)
             }
         }
         let unwritable = { (error: UsageError) in
@@ -358,7 +358,7 @@ extension CommandLineTool {
         let outcome = Result { () throws(FeedError) in
             try FeedRun.run(
                 contentsOf: url, file: path, log: events, statePath: statePath, commitsEveryChange: commitsEveryChange,
-                server: server)
+                server: server, progress: stepped)
         }
         events.flush()
         do throws(UsageError) {

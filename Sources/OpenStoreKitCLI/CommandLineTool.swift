@@ -20,6 +20,8 @@ public struct CommandLineTool: Sendable {
         /// Why writing to the process's standard output or error failed, nil when it did not (or for an output that
         /// is not the process's).
         var problem: @Sendable () -> String? = { nil }
+        /// A monotonic clock in nanoseconds, which progress lines are timed by.
+        var clock: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
 
         /// Creates an output.
         public init(

@@ -103,7 +103,9 @@ enum Help {
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
                 for a malformed feed, then `N passed, M failed`. Standard output carries only what is asked for
-                there: `--log -` (or `--junit -`) writes the event logs (or the report) to it, for a pipe.
+                there: `--log -` (or `--junit -`) writes the event logs (or the report) to it, for a pipe. When
+                standard error is a terminal, a run that lasts over two seconds shows the steps run so far and the
+                steps per second there, on one line updated in place four times a second at most.
 
                 Options:
                   --log FILE      Write the event logs of all feeds, in the order given, to FILE.
@@ -144,7 +146,9 @@ enum Help {
 
                 Writes a random but reproducible feed (the same seed gives the same feed) for load runs and
                 benchmarks: users buying consumables, non-consumables and subscriptions, restores, time passing,
-                and expectations the run checks.
+                and expectations the run checks. Each user's steps span the same store time whatever the number of
+                users (beyond 1,000 users, time moves in proportionately shorter steps), so a step of a feed of 20
+                steps per user costs the same at any size.
 
                 Options:
                   --users N     How many users (1 to 1000000).

@@ -1,5 +1,6 @@
 extension BenchmarkSuite {
-    /// `feed.run`: generated feeds run end to end, with peak memory at two sizes.
+    /// `feed.run`: generated feeds run end to end, with peak memory at two sizes; `feed.scaling`: feeds of 20 steps per
+    /// user at three numbers of users.
     mutating func addFeedBenchmarks() {
         let options = self.options
         addChild("feed.run", FeedScaling.child)
@@ -15,6 +16,20 @@ extension BenchmarkSuite {
                     """,
                 target: nil,
                 body: .custom { context in try FeedScaling.run(context, options: options) }
+            )
+        )
+        add(
+            Benchmark(
+                name: "feed.scaling",
+                unit: "steps/s",
+                about: """
+                    Steps per second and peak resident memory of generated feeds of 20 steps per user at 1,000, \
+                    10,000 and 50,000 users (FeedGenerator, FeedRun.run), each size in a fresh process: a step must \
+                    cost the same at every size. Baseline: a bare count of the same feed's step lines, in the same \
+                    process.
+                    """,
+                target: nil,
+                body: .custom { context in try FeedUserScaling.run(context, options: options) }
             )
         )
     }

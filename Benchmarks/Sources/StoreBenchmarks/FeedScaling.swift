@@ -140,7 +140,7 @@ enum FeedScaling {
     }
 
     /// Writes a generated feed to `file`, 64 KiB at a time.
-    private static func write(_ generator: FeedGenerator, to file: URL) throws {
+    static func write(_ generator: FeedGenerator, to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil),
             let handle = try? FileHandle(forWritingTo: file)
         else { throw BenchmarkError("cannot write the generated feed \(file.path)") }
