@@ -53,8 +53,8 @@ let package = Package(
         .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
-        .target(
-            name: "OpenStoreKit2", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
+        // StoreKit 2 sits beside StoreKit 1, not on it: both are faces of the simulated store.
+        .target(name: "OpenStoreKit2", dependencies: ["StoreSimulator", "ReceiptKit", "StoreModels"]),
         .target(
             name: "OpenStoreKitTest",
             dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels", "ReceiptKit"]),
