@@ -20,7 +20,7 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     // store's lane.
 
     /// The device identifier of ``default()`` and of queues made without one: the simulated store's
-    /// ``StoreSimulator/SimulatedStore/defaultDeviceID``, which StoreKit 2's static API acts as too.
+    /// `SimulatedStore.defaultDeviceID`, which StoreKit 2's static API acts as too.
     public static let defaultDeviceID = SimulatedStore.defaultDeviceID
 
     /// The store this queue talks to.
