@@ -1,8 +1,8 @@
 #ifndef CBENCHMARKMICROHTTPD_SHIM_H
 #define CBENCHMARKMICROHTTPD_SHIM_H
-/* The server benchmarks' loopback server: GNU libmicrohttpd alone, answering every request 200 with an empty body,
+/* The receiver of server.notifications: GNU libmicrohttpd alone, answering every request 200 with an empty body,
    reading and dropping request bodies and counting the POSTs. StoreServer's HTTP layer is internal to it, so the
-   baseline is the library itself, written in C here (MHD_start_daemon is variadic, which Swift cannot call). */
+   receiver is the library itself, written in C here (MHD_start_daemon is variadic, which Swift cannot call). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdatomic.h>

@@ -2,7 +2,7 @@
     import CBenchmarkMicroHTTPD
 
     /// libmicrohttpd alone on a loopback port: it answers every request 200 with an empty body and counts the POSTs.
-    /// The baseline of `server.requests` and the receiver of `server.notifications`.
+    /// The receiver of `server.notifications`.
     final class LoopbackHTTPServer: @unchecked Sendable {
         // @unchecked: the pointer is set in init and freed in deinit; the C side counts with an atomic.
         private let server: UnsafeMutableRawPointer
