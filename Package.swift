@@ -50,11 +50,11 @@ let package = Package(
         ),
         .target(name: "StoreModels"),
         .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
-        .target(name: "Ledger", dependencies: ["StoreModels", "CSQLite"]),
+        .target(name: "Ledger", dependencies: ["CSQLite"]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
-        .target(
-            name: "OpenStoreKit2", dependencies: ["OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels"]),
+        // StoreKit 2 sits beside StoreKit 1, not on it: both are faces of the simulated store.
+        .target(name: "OpenStoreKit2", dependencies: ["StoreSimulator", "ReceiptKit", "StoreModels"]),
         .target(
             name: "OpenStoreKitTest",
             dependencies: ["OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels", "ReceiptKit"]),
@@ -72,8 +72,7 @@ let package = Package(
         .target(
             name: "FeedRunner",
             dependencies: [
-                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKit2", "OpenStoreKitTest",
-                "StoreSimulator",
+                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "OpenStoreKit2", "StoreSimulator",
                 "ReceiptKit", "StoreModels",
             ]
         ),
@@ -88,8 +87,8 @@ let package = Package(
         .target(
             name: "OpenStoreKitCLI",
             dependencies: [
-                "FeedRunner", "ReceiptKit", "OpenStoreKit", "StoreSimulator", "StoreModels", "Purchases",
-                "PurchasesTest", "Ledger", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
+                "FeedRunner", "ReceiptKit", "StoreSimulator", "StoreModels", "PurchasesTest",
+                .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
         .executableTarget(name: "OpenStoreKitCommand", dependencies: ["OpenStoreKitCLI"]),
@@ -97,9 +96,9 @@ let package = Package(
         // temporary directories and bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "StoreModelsTests", dependencies: ["TestSupport", "StoreModels"]),
+        .testTarget(name: "StoreModelsTests", dependencies: ["StoreModels"]),
         .testTarget(name: "ReceiptKitTests", dependencies: ["TestSupport", "ReceiptKit", "StoreModels"]),
-        .testTarget(name: "LedgerTests", dependencies: ["TestSupport", "Ledger", "StoreModels"]),
+        .testTarget(name: "LedgerTests", dependencies: ["TestSupport", "Ledger"]),
         .testTarget(
             name: "StoreSimulatorTests",
             dependencies: ["TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "Ledger"]),
@@ -117,23 +116,22 @@ let package = Package(
         // Its Products.storekit is a resource, as iOS projects keep the file: SKTestSession(configurationFileNamed:)
         // finds it in the resource bundle beside the test executable.
         .testTarget(
-            name: "OpenStoreKitTestTests", dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit"],
+            name: "OpenStoreKitTestTests",
+            dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit", "StoreSimulator", "StoreModels"],
             resources: [.copy("Resources/Products.storekit")]),
         .testTarget(
             name: "PurchasesTests",
             dependencies: [
-                "TestSupport",
-                "Purchases", "OpenStoreKit", "OpenStoreKitTest", "StoreSimulator", "ReceiptKit", "StoreModels",
-                "Ledger",
+                "TestSupport", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit", "StoreModels", "Ledger",
             ]
         ),
         .testTarget(
             name: "PaywallEventsTests",
             dependencies: [
-                "TestSupport", "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "StoreSimulator",
-                "ReceiptKit",
+                "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit",
+                "StoreModels",
             ]),
-        .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner", "StoreModels"]),
+        .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner"]),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
@@ -144,8 +142,8 @@ let package = Package(
         .testTarget(
             name: "OpenStoreKitCLITests",
             dependencies: [
-                "TestSupport",
-                "OpenStoreKitCLI", "FeedRunner", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
+                // OpenStoreKitCommand is not imported: it is the executable the tests start as a child process.
+                "TestSupport", "OpenStoreKitCLI", "OpenStoreKitCommand", "StoreSimulator", "StoreModels", "Ledger",
                 "ReceiptKit", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),

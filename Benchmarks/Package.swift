@@ -36,6 +36,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"]), .yum(["sqlite-devel"])]
         ),
+        // libmicrohttpd for the server benchmarks' loopback server (StoreServer's HTTP layer is internal to it); only
+        // imported with the trait Server.
+        .systemLibrary(
+            name: "CBenchmarkMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"]), .yum(["libmicrohttpd-devel"])]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
@@ -49,6 +56,7 @@ let package = Package(
                 .product(name: "Ledger", package: "OpenStoreKit"),
                 "CSQLiteRaw",
                 .product(name: "StoreServer", package: "OpenStoreKit", condition: .when(traits: ["Server"])),
+                .target(name: "CBenchmarkMicroHTTPD", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

@@ -19,8 +19,9 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
     // @unchecked: mutable state lives in `state`, behind a mutex; observers and the delegate are only called on the
     // store's lane.
 
-    /// The device identifier of ``default()`` and of queues made without one.
-    public static let defaultDeviceID = "00000000-0000-4000-8000-000000000001"
+    /// The device identifier of ``default()`` and of queues made without one: the simulated store's
+    /// `SimulatedStore.defaultDeviceID`, which StoreKit 2's static API acts as too.
+    public static let defaultDeviceID = SimulatedStore.defaultDeviceID
 
     /// The store this queue talks to.
     public let store: SimulatedStore

@@ -1,4 +1,3 @@
-public import OpenStoreKit
 public import StoreSimulator
 
 /// Which store StoreKit 2's static API talks to: `SimulatedStore.default` (as the device of
@@ -21,7 +20,7 @@ public enum StoreKitEnvironment {
 
     /// The client of ``StoreSimulator/SimulatedStore/default``'s default device.
     static let defaultClient = StoreKitClient.client(
-        for: .default, deviceID: SKPaymentQueue.defaultDeviceID, account: SimulatedStore.defaultAccount)
+        for: .default, deviceID: SimulatedStore.defaultDeviceID, account: SimulatedStore.defaultAccount)
 
     /// The client the static API uses here.
     static var current: StoreKitClient { binding ?? defaultClient }
@@ -30,7 +29,7 @@ public enum StoreKitEnvironment {
     public static var store: SimulatedStore { binding?.store ?? .default }
 
     /// The device the static API acts as here.
-    public static var deviceID: String { binding?.deviceID ?? SKPaymentQueue.defaultDeviceID }
+    public static var deviceID: String { binding?.deviceID ?? SimulatedStore.defaultDeviceID }
 
     /// Runs `operation` with the static API bound to a store, as one device signed in to one account.
     ///
@@ -44,7 +43,7 @@ public enum StoreKitEnvironment {
     /// - Returns: What `operation` returns.
     public static func withStore<Result>(
         _ store: SimulatedStore,
-        deviceID: String = SKPaymentQueue.defaultDeviceID,
+        deviceID: String = SimulatedStore.defaultDeviceID,
         account: String = SimulatedStore.defaultAccount,
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
@@ -64,7 +63,7 @@ public enum StoreKitEnvironment {
     /// - Returns: What `operation` returns.
     public static func withStore<Result>(
         _ store: SimulatedStore,
-        deviceID: String = SKPaymentQueue.defaultDeviceID,
+        deviceID: String = SimulatedStore.defaultDeviceID,
         account: String = SimulatedStore.defaultAccount,
         operation: () throws -> Result
     ) rethrows -> Result {

@@ -27,7 +27,7 @@
         }
 
         /// The HTTP response.
-        public var response: HTTPResponse { .json(status, body) }
+        var response: HTTPResponse { .json(status, body) }
 
         /// `GeneralBadRequest`.
         public static let generalBadRequest = APIError(4_000_000, "Invalid request.")

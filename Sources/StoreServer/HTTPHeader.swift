@@ -1,13 +1,13 @@
 #if Server
     /// A header of a response.
-    public struct HTTPHeader: Sendable, Hashable {
+    package struct HTTPHeader: Sendable, Hashable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value.
-        public var value: String
+        package var value: String
 
         /// Creates a header.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }

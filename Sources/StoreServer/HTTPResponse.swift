@@ -1,28 +1,28 @@
 #if Server
     /// One HTTP response: a status, headers and a body.
-    public struct HTTPResponse: Sendable, Hashable {
+    package struct HTTPResponse: Sendable, Hashable {
         /// The status code, such as 200.
-        public var status: Int
+        package var status: Int
         /// The headers, in order.
-        public var headers: [HTTPHeader]
+        package var headers: [HTTPHeader]
         /// The body.
-        public var body: [UInt8]
+        package var body: [UInt8]
 
         /// Creates a response.
-        public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+        package init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
         /// A response with a JSON body (`Content-Type: application/json`).
-        public static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
             HTTPResponse(
                 status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: body)
         }
 
         /// A response with a plain-text body.
-        public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        package static func text(_ status: Int, _ text: String) -> HTTPResponse {
             HTTPResponse(
                 status: status, headers: [HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")],
                 body: Array(text.utf8))

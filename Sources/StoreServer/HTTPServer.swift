@@ -15,18 +15,18 @@
     /// ``HTTPServerConfiguration/maximumQueryParameters`` query parameters; 400 for a target with an encoded control
     /// character (`%00` to `%1F`, `%7F`), a repeated `Authorization` header, or a `Content-Length` that is not a
     /// number.
-    public final class HTTPServer: Sendable {
+    package final class HTTPServer: Sendable {
         /// The memory libmicrohttpd may use for one connection: the request's line and headers, its query
         /// parameters, the response's headers. The configuration's limits on the target keep a request within it.
         static let connectionMemory = 64 * 1024
 
         /// A request handler: called on the server's threads, possibly several at once.
-        public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+        package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
         /// The port the server listens on (the one the system picked when the configuration asked for 0).
-        public let port: UInt16
+        package let port: UInt16
         /// The configuration it was started with.
-        public let configuration: HTTPServerConfiguration
+        package let configuration: HTTPServerConfiguration
         /// The daemon while running; nil once stopped.
         private let daemon: Mutex<Daemon?>
         /// The context passed to the C callbacks, retained until the daemon has stopped.
@@ -40,7 +40,7 @@
         /// - Throws: ``StoreServerError/Code/nonLoopbackAddress`` for an address other than loopback that the
         ///   configuration does not allow, ``StoreServerError/Code/invalidAddress``, or
         ///   ``StoreServerError/Code/cannotListen``.
-        public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(StoreServerError) {
+        package init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(StoreServerError) {
             guard configuration.isLoopback || configuration.allowsNonLoopback else {
                 throw StoreServerError(
                     .nonLoopbackAddress,
@@ -80,7 +80,7 @@
         }
 
         /// Stops listening, waits for the requests being handled to end and closes every connection. Idempotent.
-        public func stop() {
+        package func stop() {
             let stopped = daemon.withLock { daemon -> Daemon? in
                 defer { daemon = nil }
                 return daemon
@@ -91,7 +91,7 @@
         }
 
         /// Whether the server is listening.
-        public var isRunning: Bool {
+        package var isRunning: Bool {
             daemon.withLock { $0 != nil }
         }
     }

@@ -1,9 +1,9 @@
 #if Server
-    /// Where and how an ``HTTPServer`` listens, and the limits it puts on clients.
+    /// Where and how a ``StoreServer/StoreServer`` listens, and the limits it puts on clients.
     public struct HTTPServerConfiguration: Sendable, Hashable {
         /// The numeric IPv4 or IPv6 address to listen on (`localhost` means `127.0.0.1`); loopback by default.
         public var host: String
-        /// The port; 0 lets the system pick one (read it from ``HTTPServer/port``).
+        /// The port; 0 lets the system pick one (read it from ``StoreServer/StoreServer/port``).
         public var port: UInt16
         /// Whether an address other than loopback is allowed. Off by default: a server that other machines can reach
         /// must be asked for.

@@ -23,6 +23,10 @@ public final class SimulatedStore: Sendable {
     /// The account purchases are made with unless a queue names another.
     public static let defaultAccount = "default"
 
+    /// The device StoreKit's default queue (`SKPaymentQueue.default()`) and StoreKit 2's static API act as, unless
+    /// told otherwise: one device for both, as on an iPhone.
+    public static let defaultDeviceID = "00000000-0000-4000-8000-000000000001"
+
     /// The store's clock. Only a `ManualClock` moves when the store's `advance` methods are called.
     public let clock: any StoreClock
     /// The lane every change and callback passes through.

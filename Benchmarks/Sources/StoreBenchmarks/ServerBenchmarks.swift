@@ -24,16 +24,16 @@ extension BenchmarkSuite {
                     about: """
                         Get Transaction Info (GET /inApps/v1/transactions/{id}: the bearer token checked, the \
                         store's signed transaction, JSON) over one keep-alive loopback connection, one request at a \
-                        time, the token reused as Apple allows. Baseline: the same client against an HTTPServer of \
-                        the same library (libmicrohttpd) whose handler answers 200 with an empty body.
+                        time, the token reused as Apple allows. Baseline: the same client against the same server's \
+                        HTTP layer (libmicrohttpd) answering 404 to a path outside its APIs, which no handler works on.
                         """,
                     target: 0.5,
                     body: .comparison(
                         figure: Workload("Get Transaction Info", items: items) {
                             ServerBench.transactionInfo(items)
                         },
-                        baseline: Workload("empty handler, same library", role: .baseline, items: items) {
-                            ServerBench.emptyHandler(items)
+                        baseline: Workload("404 outside the APIs, same server", role: .baseline, items: items) {
+                            ServerBench.notFound(items)
                         },
                         others: [])
                 )
@@ -47,7 +47,7 @@ extension BenchmarkSuite {
                         Server Notifications V2 signed and delivered: a store of N monthly subscribers (N accounts, \
                         bought at the same instant) moves its clock to their renewal date through \
                         StoreServer.perform, and the clock is stopped when the sender is idle with every DID_RENEW \
-                        POSTed to a local receiver (an HTTPServer of the same library answering 200) and counted \
+                        POSTed to a local receiver (the same library alone, answering 200) and counted \
                         there. Baseline: jws.sign alone (JWSSigner.sign(payloadJSON:) of a transaction payload, \
                         JWS/s); each notification signs three JWS (payload, transaction, renewal info), so the ratio \
                         cannot pass 1/3.
@@ -81,16 +81,13 @@ extension BenchmarkSuite {
             return run(request, port: server.port, items: items, keep: server)
         }
 
-        static func emptyHandler(_ items: Int) -> () -> Int {
+        static func notFound(_ items: Int) -> () -> Int {
             guard
-                let server = try? HTTPServer(
-                    configuration: HTTPServerConfiguration(),
-                    handler: { _ in
-                        HTTPResponse(status: 200)
-                    })
+                let server = try? StoreServer(
+                    store: SimulatedStore(lane: .manual), configuration: StoreServerConfiguration())
             else { return { 0 } }
-            let request = Array("GET /inApps/v1/transactions/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-            return run(request, port: server.port, items: items, keep: server)
+            let request = Array("GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            return run(request, port: server.port, items: items, status: 404, keep: server)
         }
 
         /// `server.notifications`: the renewals of `subscribers` subscriptions in one clock move, beside `jws.sign`.
@@ -154,15 +151,7 @@ extension BenchmarkSuite {
         /// the clock to their renewal and returns how many notifications the receiver got once the sender is idle.
         private static func renewals(_ subscribers: Int, changes: Durations) -> () -> Int {
             let store = SimulatedStore(lane: .manual)
-            let tally = Tally()
-            guard
-                let receiver = try? HTTPServer(
-                    configuration: HTTPServerConfiguration(),
-                    handler: { request in
-                        if request.method == "POST", request.body.starts(with: Tally.prefix) { tally.add() }
-                        return HTTPResponse(status: 200)
-                    })
-            else { return { 0 } }
+            guard let receiver = LoopbackHTTPServer() else { return { 0 } }
             for index in 0..<subscribers {
                 // Bought before the server starts: the set-up sends nothing, the timed move sends every renewal.
                 guard (try? store.buyProduct("com.example.premium.monthly", account: "bench-\(index)")) != nil else {
@@ -180,7 +169,7 @@ extension BenchmarkSuite {
             else { return { 0 } }
             return {
                 withExtendedLifetime(receiver) {
-                    let before = tally.count
+                    let before = receiver.posts
                     let start = Stopwatch.now()
                     guard
                         (try? server.perform({ store throws(StoreSimulatorError) in try store.advance(to: renewal) }))
@@ -188,7 +177,7 @@ extension BenchmarkSuite {
                     else { return 0 }
                     changes.add(Double(Stopwatch.now() - start) / 1_000)
                     guard idle(server.notifications, within: 120) else { return 0 }
-                    return tally.count - before
+                    return receiver.posts - before
                 }
             }
         }
@@ -219,30 +208,20 @@ extension BenchmarkSuite {
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
 
-        /// A body that sends `items` requests one after the other on one connection and counts the 200 answers.
-        private static func run(_ request: [UInt8], port: UInt16, items: Int, keep: AnyObject) -> () -> Int {
+        /// A body that sends `items` requests one after the other on one connection and counts the answers with
+        /// `status`.
+        private static func run(
+            _ request: [UInt8], port: UInt16, items: Int, status: Int = 200, keep: AnyObject
+        ) -> () -> Int {
             let connection = Connection(port: port)
             return {
                 withExtendedLifetime(keep) {
                     var ok = 0
-                    for _ in 0..<items where connection?.exchange(request) == 200 { ok += 1 }
+                    for _ in 0..<items where connection?.exchange(request) == status { ok += 1 }
                     return ok
                 }
             }
         }
-    }
-
-    /// What the receiver of `server.notifications` counted: the POSTs whose body is a `{"signedPayload": ...}`.
-    final class Tally: Sendable {
-        /// How a notification's body starts.
-        static let prefix = Array(#"{"signedPayload":""#.utf8)
-        private let received = Mutex(0)
-
-        /// Counts one notification.
-        func add() { received.withLock { $0 += 1 } }
-
-        /// How many were counted.
-        var count: Int { received.withLock { $0 } }
     }
 
     /// Durations noted by a workload across its rounds, in microseconds.

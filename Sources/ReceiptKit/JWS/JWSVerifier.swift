@@ -1,4 +1,3 @@
-internal import COpenSSL
 import Foundation
 import StoreModels
 
@@ -25,9 +24,30 @@ import StoreModels
 /// a check of the cached chain's validity.
 public final class JWSVerifier: Sendable {
     /// The roots this verifier trusts.
-    public let trustedRoots: [X509Certificate]
-    private let store: TrustStore
-    private let cache = JWSChainCache()
+    public var trustedRoots: [X509Certificate] { chains.trustedRoots }
+    private let chains: CertificateChainVerifier
+    private let cache = ChainCache<CachedChain>()
+
+    /// A verified chain, remembered by the bytes of the JWS's `x5c` certificates.
+    private struct CachedChain: Sendable {
+        /// The DER bytes of `x5c[0]`.
+        var leafBytes: [UInt8]
+        /// The DER bytes of the other `x5c` entries, in order.
+        var otherBytes: [[UInt8]]
+        /// The decoded leaf.
+        var leaf: X509Certificate
+        /// The verified chain, leaf first.
+        var chain: VerifiedChain
+        /// Whether the chain is one Xcode-style self-signed trusted certificate.
+        var isXcodeStyle: Bool
+        /// Whether the chain passed OpenSSL's strict X.509 rules.
+        var strict: Bool
+
+        /// Whether this entry is for these `x5c` certificates.
+        func matches(leaf: [UInt8], others: [[UInt8]]) -> Bool {
+            leafBytes == leaf && otherBytes == others
+        }
+    }
 
     /// Creates a verifier that trusts exactly these roots.
     ///
@@ -37,8 +57,7 @@ public final class JWSVerifier: Sendable {
     /// - Parameter trustedRoots: The trusted root certificates.
     /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot build the store.
     public init(trustedRoots: [X509Certificate]) throws(ReceiptError) {
-        self.trustedRoots = trustedRoots
-        self.store = try TrustStore(roots: trustedRoots)
+        self.chains = try CertificateChainVerifier(trustedRoots: trustedRoots)
     }
 
     /// The number of verified chains remembered.
@@ -114,7 +133,7 @@ public final class JWSVerifier: Sendable {
             bytes.append(der)
         }
         let others = Array(bytes.dropFirst())
-        let cached = cache.lookup(leaf: bytes[0], others: others).flatMap {
+        let cached = cache.lookup { $0.matches(leaf: bytes[0], others: others) }.flatMap {
             $0.strict || !options.strictChecks ? $0 : nil
         }
         // Every certificate decodes before anything else is checked, as in Apple's libraries.
@@ -122,7 +141,7 @@ public final class JWSVerifier: Sendable {
         var intermediate: X509Certificate?
         if let cached {
             leaf = cached.leaf
-            intermediate = cached.chain.count == 3 ? cached.chain[1] : nil
+            intermediate = cached.chain.certificates.count == 3 ? cached.chain.certificates[1] : nil
         } else {
             leaf = try X509Certificate(der: bytes[0], failure: .certificateMalformed)
             if bytes.count == 3 {
@@ -160,18 +179,15 @@ public final class JWSVerifier: Sendable {
         case .now: date = SystemClock().now
         case .date(let given): date = given
         }
-        let interval = date.timeIntervalSince1970
-        let seconds =
-            interval.isNaN
-            ? -62_167_219_200 : Int64(max(min(interval.rounded(.down), 253_402_300_799), -62_167_219_200))
+        let seconds = CertificateChainVerifier.seconds(date)
 
-        let entry: JWSChainCache.Entry
-        if let cached, cached.validFrom <= seconds, seconds <= cached.validUntil {
+        let entry: CachedChain
+        if let cached, cached.chain.isValid(at: seconds) {
             entry = cached
         } else {
             entry = try verifyChain(
                 leaf: leaf, intermediate: intermediate, bytes: bytes, at: seconds, strict: options.strictChecks)
-            cache.insert(entry)
+            cache.insert(entry) { $0.matches(leaf: entry.leafBytes, others: entry.otherBytes) }
         }
 
         let environment = jws.fields.environment
@@ -192,7 +208,8 @@ public final class JWSVerifier: Sendable {
                 .bundleIdentifierMismatch, "the JWS is for bundle identifier '\(bundle)', not '\(expected)'")
         }
         return VerifiedJWS(
-            jws: jws, verificationDate: date, isXcodeSigned: entry.isXcodeStyle, certificateChain: entry.chain)
+            jws: jws, verificationDate: date, isXcodeSigned: entry.isXcodeStyle,
+            certificateChain: entry.chain.certificates)
     }
 
     private static func decodeEntry(_ entry: String, index: Int) throws(ReceiptError) -> X509Certificate {
@@ -202,110 +219,25 @@ public final class JWSVerifier: Sendable {
         return try X509Certificate(der: der, failure: .certificateMalformed)
     }
 
-    /// Builds and checks the chain from the leaf to a trusted root at `seconds`, then Apple's marker extensions.
+    /// Builds and checks the chain from the leaf through the intermediate to a trusted root at `seconds`, then
+    /// Apple's marker extensions (or, for an Xcode-style JWS, that its one certificate is a trusted root).
     private func verifyChain(
         leaf: X509Certificate, intermediate: X509Certificate?, bytes: [[UInt8]], at seconds: Int64, strict: Bool
-    ) throws(ReceiptError) -> JWSChainCache.Entry {
+    ) throws(ReceiptError) -> CachedChain {
         let isXcodeStyle = bytes.count == 1
-        let untrusted = intermediate.map { [$0] } ?? []
         if isXcodeStyle && !leaf.isSelfSigned {
             throw ReceiptError(
                 .unexpectedChainLength,
                 "the JWS header's x5c holds one certificate that is not self-signed (\(leaf.subject)); App Store JWS "
                     + "carry leaf, intermediate, root")
         }
-        let strictFlag = strict && !isXcodeStyle
-        let outcome: Result<[OpaquePointer], ReceiptError> = store.withUnsafeStore { store in
-            guard let stack = COpenSSL_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
-                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_new"))
-            }
-            defer {
-                X509_STORE_CTX_free(context)
-                COpenSSL_sk_X509_free(stack)  // the stack does not own its certificates
-            }
-            for certificate in untrusted {
-                _ = certificate.withUnsafeX509 { COpenSSL_sk_X509_push(stack, $0) }
-            }
-            let initialized = leaf.withUnsafeX509 { X509_STORE_CTX_init(context, store, $0, stack) }
-            guard initialized == 1 else { return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_init")) }
-            X509_STORE_CTX_set_time(context, 0, time_t(seconds))
-            if strictFlag, let parameters = X509_STORE_CTX_get0_param(context) {
-                _ = X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT))
-            }
-            guard X509_verify_cert(context) == 1 else {
-                let code = X509_STORE_CTX_get_error(context)
-                let depth = Int(X509_STORE_CTX_get_error_depth(context))
-                _ = OpenSSLErrorQueue.drain()
-                return .failure(Self.chainError(code, depth: depth, leaf: leaf))
-            }
-            guard let chain = X509_STORE_CTX_get0_chain(context) else {
-                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_get0_chain"))
-            }
-            return .success((0..<COpenSSL_sk_X509_num(chain)).compactMap { COpenSSL_sk_X509_value(chain, $0) })
-        }
-        let pointers = try outcome.get()
-        let known = [leaf] + untrusted + trustedRoots
-        var chain: [X509Certificate] = []
-        for pointer in pointers {
-            guard let certificate = known.first(where: { $0.withUnsafeX509 { $0 == pointer } }) else {
-                throw ReceiptError(.openSSLFailure, "the verified chain holds a certificate ReceiptKit did not pass")
-            }
-            chain.append(certificate)
-        }
-        if isXcodeStyle {
-            guard chain.count == 1 else {
-                throw ReceiptError(
-                    .chainNotTrusted, "the Xcode-style certificate \(leaf.subject) is not itself a trusted root")
-            }
-        } else {
-            guard chain.count == 3 else {
-                throw ReceiptError(
-                    .unexpectedChainLength,
-                    "the verified chain has \(chain.count) certificates; App Store JWS chain leaf, intermediate, root")
-            }
-            guard leaf.hasExtension(ObjectIdentifiers.receiptSigningMarker) else {
-                throw ReceiptError(
-                    .missingReceiptSigningMarker,
-                    "the signing certificate \(leaf.subject) lacks Apple's marker "
-                        + ObjectIdentifiers.receiptSigningMarker)
-            }
-            guard chain[1].hasExtension(ObjectIdentifiers.intermediateMarker) else {
-                throw ReceiptError(
-                    .missingIntermediateMarker,
-                    "the intermediate certificate \(chain[1].subject) lacks Apple's marker "
-                        + ObjectIdentifiers.intermediateMarker)
-            }
-        }
-        return JWSChainCache.Entry(
+        let policy =
+            isXcodeStyle
+            ? CertificateChainVerifier.Policy(purpose: .unset, strict: false, shape: .trustedLeaf, signs: "JWS")
+            : CertificateChainVerifier.Policy(purpose: .unset, strict: strict, shape: .apple, signs: "JWS")
+        let chain = try chains.verify(leaf, untrusted: intermediate.map { [$0] } ?? [], at: seconds, policy: policy)
+        return CachedChain(
             leafBytes: bytes[0], otherBytes: Array(bytes.dropFirst()), leaf: leaf, chain: chain,
-            validFrom: chain.map { Int64($0.notBefore.timeIntervalSince1970) }.max() ?? 0,
-            validUntil: chain.map { Int64($0.notAfter.timeIntervalSince1970) }.min() ?? 0,
             isXcodeStyle: isXcodeStyle, strict: strict)
-    }
-
-    /// Maps an OpenSSL verification error to a code.
-    private static func chainError(_ code: Int32, depth: Int, leaf: X509Certificate) -> ReceiptError {
-        let reason = String(cString: X509_verify_cert_error_string(Int(code)))
-        let place =
-            depth == 0 ? "the signing certificate \(leaf.subject)" : "the certificate at chain depth \(depth)"
-        switch code {
-        case X509_V_ERR_CERT_HAS_EXPIRED:
-            return ReceiptError(.certificateExpired, "\(place) had expired at the verification time (\(reason))")
-        case X509_V_ERR_CERT_NOT_YET_VALID:
-            return ReceiptError(
-                .certificateNotYetValid, "\(place) was not yet valid at the verification time (\(reason))")
-        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
-            X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY:
-            return ReceiptError(.certificateSignatureInvalid, "the signature of \(place) does not verify (\(reason))")
-        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
-            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
-            return ReceiptError(.chainNotTrusted, "no chain from \(place) to a trusted root (\(reason))")
-        case X509_V_ERR_INVALID_PURPOSE, X509_V_ERR_INVALID_CA, X509_V_ERR_KEYUSAGE_NO_CERTSIGN,
-            X509_V_ERR_INVALID_NON_CA, X509_V_ERR_KEYUSAGE_NO_DIGITAL_SIGNATURE, X509_V_ERR_PATH_LENGTH_EXCEEDED:
-            return ReceiptError(.certificatePurposeInvalid, "\(place) may not sign JWS (\(reason))")
-        default:
-            return ReceiptError(.chainInvalid, "\(place) fails verification: \(reason) (OpenSSL error \(code))")
-        }
     }
 }

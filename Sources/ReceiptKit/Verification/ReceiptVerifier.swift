@@ -1,4 +1,3 @@
-internal import COpenSSL
 import Foundation
 import StoreModels
 
@@ -23,9 +22,31 @@ import StoreModels
 /// verification.
 public final class ReceiptVerifier: Sendable {
     /// The roots this verifier trusts.
-    public let trustedRoots: [X509Certificate]
-    private let store: TrustStore
-    private let cache = ChainCache()
+    public var trustedRoots: [X509Certificate] { chains.trustedRoots }
+    private let chains: CertificateChainVerifier
+    private let cache = ChainCache<CachedChain>()
+
+    /// A verified chain, remembered by the exact bytes of the receipt's certificates.
+    private struct CachedChain: Sendable {
+        /// The bytes of the receipt's certificates field (all certificates, back to back).
+        var certificateSet: [UInt8]
+        /// Which embedded certificate signs.
+        var signerIndex: Int
+        /// The embedded certificates, decoded, in receipt order.
+        var certificates: [X509Certificate]
+        /// The verified chain, signer first.
+        var chain: VerifiedChain
+        /// Whether the chain is an Xcode-style self-signed trusted certificate.
+        var isXcodeStyle: Bool
+
+        /// Whether this entry is for these certificate bytes and signer.
+        func matches(_ bytes: UnsafeRawBufferPointer, signerIndex: Int) -> Bool {
+            guard self.signerIndex == signerIndex && certificateSet.count == bytes.count else { return false }
+            return certificateSet.withUnsafeBytes { stored in
+                stored.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0
+            }
+        }
+    }
 
     /// Creates a verifier that trusts exactly these roots.
     ///
@@ -35,8 +56,7 @@ public final class ReceiptVerifier: Sendable {
     /// - Parameter trustedRoots: The trusted root certificates.
     /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot build the store.
     public init(trustedRoots: [X509Certificate]) throws(ReceiptError) {
-        self.trustedRoots = trustedRoots
-        self.store = try TrustStore(roots: trustedRoots)
+        self.chains = try CertificateChainVerifier(trustedRoots: trustedRoots)
     }
 
     /// Creates a verifier that trusts these roots and, when asked, the root of ReceiptKit's test PKI.
@@ -80,7 +100,7 @@ public final class ReceiptVerifier: Sendable {
         let container = try SignedDataContainer(raw)
         let signerIndex = try container.signerIndex()
         let certificateSet = UnsafeRawBufferPointer(rebasing: raw[container.certificateSet])
-        let cached = cache.lookup(certificateSet, signerIndex: signerIndex)
+        let cached = cache.lookup { $0.matches(certificateSet, signerIndex: signerIndex) }
         let certificates: [X509Certificate]
         if let cached {
             certificates = cached.certificates
@@ -136,23 +156,19 @@ public final class ReceiptVerifier: Sendable {
         case .now: date = SystemClock().now
         case .date(let given): date = given
         }
-        // Seconds since 1970, kept within the years 0000 to 9999 that certificates can express.
-        let interval = date.timeIntervalSince1970
-        let seconds =
-            interval.isNaN
-            ? -62_167_219_200 : Int64(max(min(interval.rounded(.down), 253_402_300_799), -62_167_219_200))
+        let seconds = CertificateChainVerifier.seconds(date)
 
         let chain: [X509Certificate]
         let isXcodeStyle: Bool
-        if let cached, cached.validFrom <= seconds, seconds <= cached.validUntil {
-            chain = cached.chain
+        if let cached, cached.chain.isValid(at: seconds) {
+            chain = cached.chain.certificates
             isXcodeStyle = cached.isXcodeStyle
         } else {
             let entry = try verifyChain(
                 container, certificates: certificates, signerIndex: signerIndex, at: seconds,
                 allowsXcode: options.allowsXcodeReceipts)
-            cache.insert(entry)
-            chain = entry.chain
+            cache.insert(entry) { $0.signerIndex == entry.signerIndex && $0.certificateSet == entry.certificateSet }
+            chain = entry.chain.certificates
             isXcodeStyle = entry.isXcodeStyle
         }
         if isXcodeStyle && !options.allowsXcodeReceipts {
@@ -197,113 +213,35 @@ public final class ReceiptVerifier: Sendable {
         return certificates
     }
 
-    /// Builds and checks the chain from the signer to a trusted root at `seconds`, then Apple's policy.
+    /// Builds and checks the chain from the signer to a trusted root at `seconds`, then Apple's policy, then that every
+    /// embedded certificate belongs to the chain.
     private func verifyChain(
         _ container: SignedDataContainer, certificates: [X509Certificate], signerIndex: Int, at seconds: Int64,
         allowsXcode: Bool
-    ) throws(ReceiptError) -> ChainCache.Entry {
+    ) throws(ReceiptError) -> CachedChain {
         let signer = certificates[signerIndex]
         let isXcodeStyle = trustedRoots.contains(signer)
         if isXcodeStyle && !allowsXcode { throw Self.xcodeNotAllowed(signer) }
 
-        let outcome: Result<[OpaquePointer], ReceiptError> = store.withUnsafeStore { store in
-            guard let untrusted = COpenSSL_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
-                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_new"))
-            }
-            defer {
-                X509_STORE_CTX_free(context)
-                COpenSSL_sk_X509_free(untrusted)  // the stack does not own its certificates
-            }
-            for (index, certificate) in certificates.enumerated() where index != signerIndex {
-                _ = certificate.withUnsafeX509 { COpenSSL_sk_X509_push(untrusted, $0) }
-            }
-            let initialized = signer.withUnsafeX509 { X509_STORE_CTX_init(context, store, $0, untrusted) }
-            guard initialized == 1 else { return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_init")) }
-            X509_STORE_CTX_set_time(context, 0, time_t(seconds))
-            _ = X509_STORE_CTX_set_purpose(context, isXcodeStyle ? X509_PURPOSE_ANY : X509_PURPOSE_SMIME_SIGN)
-            guard X509_verify_cert(context) == 1 else {
-                let code = X509_STORE_CTX_get_error(context)
-                let depth = Int(X509_STORE_CTX_get_error_depth(context))
-                _ = OpenSSLErrorQueue.drain()
-                return .failure(Self.chainError(code, depth: depth, certificates: certificates, signer: signer))
-            }
-            guard let chain = X509_STORE_CTX_get0_chain(context) else {
-                return .failure(OpenSSLErrorQueue.failure("X509_STORE_CTX_get0_chain"))
-            }
-            return .success(
-                (0..<COpenSSL_sk_X509_num(chain)).compactMap { COpenSSL_sk_X509_value(chain, $0) })
-        }
-        let pointers = try outcome.get()
-        let known = certificates + trustedRoots
-        var chain: [X509Certificate] = []
-        for pointer in pointers {
-            guard let certificate = known.first(where: { $0.withUnsafeX509 { $0 == pointer } }) else {
-                throw ReceiptError(.openSSLFailure, "the verified chain holds a certificate ReceiptKit did not pass")
-            }
-            chain.append(certificate)
-        }
-
-        if !isXcodeStyle {
-            guard chain.count == 3 else {
-                throw ReceiptError(
-                    .unexpectedChainLength,
-                    "the verified chain has \(chain.count) certificates; App Store receipts chain leaf, intermediate, "
-                        + "root")
-            }
-            guard signer.hasExtension(ObjectIdentifiers.receiptSigningMarker) else {
-                throw ReceiptError(
-                    .missingReceiptSigningMarker,
-                    "the signing certificate \(signer.subject) lacks the receipt-signing marker "
-                        + ObjectIdentifiers.receiptSigningMarker)
-            }
-            guard chain[1].hasExtension(ObjectIdentifiers.intermediateMarker) else {
-                throw ReceiptError(
-                    .missingIntermediateMarker,
-                    "the intermediate certificate \(chain[1].subject) lacks the marker "
-                        + ObjectIdentifiers.intermediateMarker)
-            }
-        }
-        for (index, certificate) in certificates.enumerated() where !chain.contains(certificate) {
+        let policy =
+            isXcodeStyle
+            ? CertificateChainVerifier.Policy(purpose: .any, strict: false, shape: .any, signs: "receipts")
+            : CertificateChainVerifier.Policy(purpose: .smimeSign, strict: false, shape: .apple, signs: "receipts")
+        var untrusted = certificates
+        untrusted.remove(at: signerIndex)
+        let chain = try chains.verify(signer, untrusted: untrusted, at: seconds, policy: policy)
+        for (index, certificate) in certificates.enumerated() where !chain.certificates.contains(certificate) {
             throw ReceiptError(
                 .extraneousCertificate,
                 "embedded certificate #\(index) (\(certificate.subject)) is not part of the verified chain",
                 offset: container.certificates[index].lowerBound)
         }
-        let validFrom = chain.map { Int64($0.notBefore.timeIntervalSince1970) }.max() ?? 0
-        let validUntil = chain.map { Int64($0.notAfter.timeIntervalSince1970) }.min() ?? 0
         var certificateSet: [UInt8] = []
         if !container.certificateSet.isEmpty {
             certificateSet = container.scanner.copy(container.certificateSet)
         }
-        return ChainCache.Entry(
+        return CachedChain(
             certificateSet: certificateSet, signerIndex: signerIndex, certificates: certificates, chain: chain,
-            validFrom: validFrom, validUntil: validUntil, isXcodeStyle: isXcodeStyle)
-    }
-
-    /// Maps an OpenSSL verification error to a code.
-    private static func chainError(
-        _ code: Int32, depth: Int, certificates: [X509Certificate], signer: X509Certificate
-    ) -> ReceiptError {
-        let reason = String(cString: X509_verify_cert_error_string(Int(code)))
-        let place = depth == 0 ? "the signing certificate \(signer.subject)" : "the certificate at chain depth \(depth)"
-        switch code {
-        case X509_V_ERR_CERT_HAS_EXPIRED:
-            return ReceiptError(.certificateExpired, "\(place) had expired at the verification time (\(reason))")
-        case X509_V_ERR_CERT_NOT_YET_VALID:
-            return ReceiptError(
-                .certificateNotYetValid, "\(place) was not yet valid at the verification time (\(reason))")
-        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
-            X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY:
-            return ReceiptError(.certificateSignatureInvalid, "the signature of \(place) does not verify (\(reason))")
-        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
-            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
-            return ReceiptError(.chainNotTrusted, "no chain from \(place) to a trusted root (\(reason))")
-        case X509_V_ERR_INVALID_PURPOSE, X509_V_ERR_INVALID_CA, X509_V_ERR_KEYUSAGE_NO_CERTSIGN,
-            X509_V_ERR_INVALID_NON_CA, X509_V_ERR_KEYUSAGE_NO_DIGITAL_SIGNATURE, X509_V_ERR_PATH_LENGTH_EXCEEDED:
-            return ReceiptError(.certificatePurposeInvalid, "\(place) may not sign receipts (\(reason))")
-        default:
-            return ReceiptError(.chainInvalid, "\(place) fails verification: \(reason) (OpenSSL error \(code))")
-        }
+            isXcodeStyle: isXcodeStyle)
     }
 }
