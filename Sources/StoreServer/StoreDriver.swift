@@ -233,7 +233,8 @@
                                 PendingNotification(
                                     type: "RENEWAL_EXTENSION", subtype: "FAILURE",
                                     transactionID: subscription.latestRecordID, originalID: subscription.originalID,
-                                    status: Self.status(subscription)),
+                                    status: store.subscriptionStatuses(of: account, groupID: subscription.groupID)
+                                        .first { !$0.isFamilyShared }?.code.rawValue),
                                 change: nil)
                         }
                     }
