@@ -139,6 +139,15 @@ let package = Package(
                 .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
+        // Every face of one store (StoreKit 2, the purchase module and, with the trait, the server) against the
+        // engine's facts, under a seeded random workload.
+        .testTarget(
+            name: "AgreementTests",
+            dependencies: [
+                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "OpenStoreKit", "OpenStoreKit2",
+                "Purchases", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
+            ]
+        ),
         .testTarget(
             name: "OpenStoreKitCLITests",
             dependencies: [

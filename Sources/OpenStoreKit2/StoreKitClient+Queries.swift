@@ -3,14 +3,9 @@ import StoreModels
 import StoreSimulator
 
 extension StoreKitClient {
-    /// The account's purchased records, oldest first, without finished consumables (unless refunded).
+    /// The account's history as a device lists it (the store's rule): without finished consumables, unless refunded.
     private func visibleRecords() -> [TransactionRecord] {
-        let unfinished = Set(link.unfinished.compactMap(\.recordID))
-        return store.transactions(of: account).filter { record in
-            record.state == .purchased
-                && (record.productType != .consumable || record.cancellationDate != nil
-                    || unfinished.contains(record.id))
-        }
+        store.transactionHistory(of: account, view: .device(unfinished: Set(link.unfinished.compactMap(\.recordID))))
     }
 
     func all() async -> [VerificationResult<Transaction>] {
@@ -31,42 +26,15 @@ extension StoreKitClient {
 
     func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
         await store.idle()
-        let records = store.transactions(of: account)
-        let ids = Set(entitlementRecordIDs())
-        guard let record = records.last(where: { ids.contains($0.id) && $0.productID == productID }) else {
+        guard let record = store.currentEntitlements(of: account).last(where: { $0.productID == productID }) else {
             return nil
         }
         return transactionResult(record.id)
     }
 
-    /// The records that entitle the account now, oldest first.
+    /// The records that entitle the account now, oldest first: the store's.
     func entitlementRecordIDs() -> [UInt64] {
-        let records = store.transactions(of: account).filter { $0.isOwned }
-        var ids: [UInt64] = []
-        var latestNonConsumable: [String: UInt64] = [:]
-        for record in records {
-            switch record.productType {
-            case .nonConsumable: latestNonConsumable[record.productID] = record.id
-            case .nonRenewingSubscription: ids.append(record.id)
-            case .autoRenewableSubscription:
-                // A family member's shared period entitles while it is the current period of the purchaser's
-                // subscription, active or in grace period.
-                if let source = record.sharedFromID.flatMap(store.transaction),
-                    store.subscriptions(of: source.account).contains(where: {
-                        $0.latestRecordID == source.id && ($0.phase == .active || $0.phase == .gracePeriod)
-                    })
-                {
-                    ids.append(record.id)
-                }
-            case .consumable: break
-            }
-        }
-        ids.append(contentsOf: latestNonConsumable.values)
-        for subscription in store.subscriptions(of: account)
-        where subscription.phase == .active || subscription.phase == .gracePeriod {
-            if let record = store.transaction(subscription.latestRecordID), record.isOwned { ids.append(record.id) }
-        }
-        return ids.sorted()
+        store.currentEntitlements(of: account).map(\.id)
     }
 
     func unfinished() async -> [VerificationResult<Transaction>] {
@@ -85,29 +53,28 @@ extension StoreKitClient {
         return statusesNow(groupID: groupID)
     }
 
-    /// The statuses of a group as the store stands.
+    /// The statuses of a group as the store stands: the account's own subscription and those its family shares with
+    /// it, each with the store's status.
     func statusesNow(groupID: String) -> [Product.SubscriptionInfo.Status] {
-        guard let subscription = store.subscription(groupID: groupID, account: account),
-            let transaction = transactionResult(subscription.latestRecordID),
-            let renewalInfo = renewalInfoResult(originalID: subscription.originalID)
-        else { return [] }
-        let state: Product.SubscriptionInfo.RenewalState
-        switch subscription.phase {
-        case .active: state = .subscribed
-        case .gracePeriod: state = .inGracePeriod
-        case .billingRetry: state = .inBillingRetryPeriod
-        case .expired:
-            state = store.transaction(subscription.latestRecordID)?.cancellationDate != nil ? .revoked : .expired
+        store.subscriptionStatuses(of: account, groupID: groupID).compactMap { status in
+            guard let transaction = transactionResult(status.transactionID),
+                let renewalInfo = renewalInfoResult(originalID: status.originalID)
+            else { return nil }
+            let state: Product.SubscriptionInfo.RenewalState =
+                switch status.code {
+                case .active: .subscribed
+                case .expired: .expired
+                case .billingRetry: .inBillingRetryPeriod
+                case .gracePeriod: .inGracePeriod
+                case .revoked: .revoked
+                }
+            return Product.SubscriptionInfo.Status(state: state, transaction: transaction, renewalInfo: renewalInfo)
         }
-        return [Product.SubscriptionInfo.Status(state: state, transaction: transaction, renewalInfo: renewalInfo)]
     }
 
     func isEligibleForIntroOffer(groupID: String) async -> Bool {
         await store.idle()
-        let catalog = store.catalog
-        return !store.transactions(of: account).contains { record in
-            record.state == .purchased && catalog.product(record.productID)?.subscription?.groupID == groupID
-        }
+        return store.isEligibleForIntroductoryOffer(groupID: groupID, account: account)
     }
 
     func appTransaction() async throws -> VerificationResult<AppTransaction> {

@@ -43,7 +43,7 @@ final class StoreKitRegistry: Sendable {
         if let entry = entries[key], entry.store === store { return entry }
         // A new store, or a new one at the address of a store that is gone: forget what is gone.
         entries = entries.filter { $0.value.store != nil }
-        let entry = Entry(store: store, controls: StoreKitControls(), clients: [:])
+        let entry = Entry(store: store, controls: StoreKitControls(store: store), clients: [:])
         entries[key] = entry
         return entry
     }

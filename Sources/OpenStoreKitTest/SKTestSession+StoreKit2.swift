@@ -15,8 +15,11 @@ extension SKTestSession {
     /// try await session.setSimulatedError(nil, forAPI: .purchase)
     /// ```
     ///
-    /// The failures are StoreKit 2's: a StoreKit 1 payment queue of the same store is not affected (it has its own,
-    /// ``setSimulatedError(_:forAPI:)-(SKError?,FailableAPI)``). A verification failure does not throw: every signed
+    /// The store keeps one failure per operation for both StoreKit APIs: this and
+    /// ``setSimulatedError(_:forAPI:)-(SKError?,FailableAPI)`` set and clear the same one, so
+    /// `setSimulatedError(nil, forAPI: .purchase)` clears a purchase failure whichever of the two Swift picks, and a
+    /// StoreKit 1 payment queue of the same store fails with the failure's StoreKit 1 code. `.appStoreSync` is the
+    /// store's restore, `.appTransaction` its receipt refresh. A verification failure does not throw: every signed
     /// value comes back `.unverified` with its error.
     ///
     /// - Parameters:

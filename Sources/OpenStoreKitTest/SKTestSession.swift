@@ -166,7 +166,8 @@ public final class SKTestSession: NSObject, Sendable {
         set { store.updateSettings { $0.failureError = StoreErrorCode(rawValue: newValue.rawValue) ?? .unknown } }
     }
 
-    /// Makes an operation fail with an error until cleared with `nil`.
+    /// Makes an operation fail with an error until cleared with `nil`. The failure is the store's, the one StoreKit 2's
+    /// `setSimulatedError(_:forAPI:)` sets too: `nil` here clears a failure set there.
     public func setSimulatedError(_ error: SKError?, forAPI api: FailableAPI) {
         let failure = error.map {
             StoreFailure(StoreErrorCode(rawValue: $0.code.rawValue) ?? .unknown, $0.message)

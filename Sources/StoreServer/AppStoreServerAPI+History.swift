@@ -23,8 +23,9 @@
 
         /// Get Transaction History (v2, and v1 which leaves out consumables that were not refunded).
         func history(_ text: String, query: [String: [String]], version: String) throws(APIError) -> HTTPResponse {
-            let (_, all) = try customer(of: text)
-            var records = all
+            let (customer, _) = try customer(of: text)
+            var records = store.transactionHistory(
+                of: customer.account, view: version == "v1" ? .serverVersion1 : .serverVersion2)
             if let start = query["startDate"] {
                 guard start.count == 1, let ms = APIRequest.milliseconds(start[0]) else { throw .invalidStartDate }
                 records = records.filter { JWSDate($0.purchaseDate).millisecondsSince1970 >= ms }
@@ -72,9 +73,6 @@
             if let sort = query["sort"] {
                 guard sort.count == 1, ["ASCENDING", "DESCENDING"].contains(sort[0]) else { throw .invalidSort }
                 descending = sort[0] == "DESCENDING"
-            }
-            if version == "v1" {
-                records = records.filter { $0.productType != .consumable || $0.cancellationDate != nil }
             }
             let keyed = records.map {
                 (key: PageKey(modified: $0.cancellationDate ?? $0.purchaseDate, id: $0.id), record: $0)

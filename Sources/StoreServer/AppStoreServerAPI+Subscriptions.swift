@@ -5,17 +5,9 @@
     import StoreSimulator
 
     extension AppStoreServerAPI {
-        /// The status Apple gives a subscription: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
-        func status(of subscription: SubscriptionState) -> Int {
-            StoreDriver.status(
-                subscription,
-                revoked: subscription.phase == .expired
-                    && store.transaction(subscription.latestRecordID)?.cancellationDate != nil)
-        }
-
         /// Get All Subscription Statuses: one item per subscription of the customer, by group.
         func allSubscriptionStatuses(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
-            let (record, records) = try customer(of: text)
+            let (record, _) = try customer(of: text)
             var wanted: Set<Int>?
             if let values = query["status"] {
                 var set = Set<Int>()
@@ -40,35 +32,15 @@
                 let bundleId: String
                 let data: [Group]
             }
+            // The store's statuses: the customer's own subscriptions, then those its family shares with it.
             var groups: [String: [LastTransaction]] = [:]
-            for subscription in store.subscriptions(of: record.account).sorted(by: { $0.originalID < $1.originalID }) {
-                let status = status(of: subscription)
-                if let wanted, !wanted.contains(status) { continue }
-                groups[subscription.groupID, default: []].append(
+            for status in store.subscriptionStatuses(of: record.account) {
+                if let wanted, !wanted.contains(status.code.rawValue) { continue }
+                groups[status.groupID, default: []].append(
                     LastTransaction(
-                        status: status, originalTransactionId: String(subscription.originalID),
-                        signedTransactionInfo: try signed.transaction(subscription.latestRecordID),
-                        signedRenewalInfo: try signed.renewalInfo(originalID: subscription.originalID)))
-            }
-            // A family member's shared subscriptions: the latest shared period of each, with the status of the
-            // purchaser's subscription while it is that subscription's current period.
-            var latestShared: [UInt64: TransactionRecord] = [:]
-            for shared in records where shared.isFamilyShared && shared.productType == .autoRenewableSubscription {
-                if shared.id > latestShared[shared.originalID]?.id ?? 0 { latestShared[shared.originalID] = shared }
-            }
-            for (originalID, shared) in latestShared.sorted(by: { $0.key < $1.key }) {
-                guard let groupID = groupID(of: shared) else { continue }
-                let source = shared.sharedFromID.flatMap(store.transaction)
-                let purchasers = source.map { store.subscriptions(of: $0.account) } ?? []
-                let sharedStatus =
-                    shared.cancellationDate != nil && !shared.isUpgraded
-                    ? 5 : purchasers.first { $0.latestRecordID == source?.id }.map { self.status(of: $0) } ?? 2
-                if let wanted, !wanted.contains(sharedStatus) { continue }
-                groups[groupID, default: []].append(
-                    LastTransaction(
-                        status: sharedStatus, originalTransactionId: String(originalID),
-                        signedTransactionInfo: try signed.transaction(shared.id),
-                        signedRenewalInfo: try signed.renewalInfo(originalID: originalID)))
+                        status: status.code.rawValue, originalTransactionId: String(status.originalID),
+                        signedTransactionInfo: try signed.transaction(status.transactionID),
+                        signedRenewalInfo: try signed.renewalInfo(originalID: status.originalID)))
             }
             return APIRequest.json(
                 Response(

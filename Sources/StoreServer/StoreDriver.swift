@@ -76,16 +76,12 @@
         /// The notification type, subtype and status Apple sends for a change (Server Notifications V2), or `nil` for
         /// changes Apple sends nothing for (a billing retry that failed again, a refund's expiry). A family member's
         /// shared transaction gets the notification of the purchaser's change (`ONE_TIME_CHARGE`, `SUBSCRIBED`,
-        /// `DID_RENEW`) with its own transaction, and `REVOKE` when it is revoked.
+        /// `DID_RENEW`) with its own transaction, and `REVOKE` when it is revoked. The status is the store's
+        /// (``StoreSimulator/StoreChange/subscriptionStatus``).
         static func notification(for change: StoreChange) -> PendingNotification? {
             let transactionID = change.transaction.id
             let originalID = change.originalTransactionID
-            // A member's shared subscription is the purchaser's: it is active while shared, and revoked (5, as Get All
-            // Subscription Statuses says of it) once Family Sharing takes it back.
-            let shared =
-                change.transaction.isFamilyShared && change.transaction.productType == .autoRenewableSubscription
-            let status =
-                change.subscription.map { Self.status($0) } ?? (shared ? (change.kind == .familyRevoked ? 5 : 1) : nil)
+            let status = change.subscriptionStatus?.rawValue
             func make(_ type: String, _ subtype: String? = nil, status: Int? = status) -> PendingNotification {
                 PendingNotification(
                     type: type, subtype: subtype, transactionID: transactionID, originalID: originalID, status: status)
@@ -146,17 +142,6 @@
                 return make("RENEWAL_EXTENDED")
             case .familyRevoked:
                 return make("REVOKE")
-            }
-        }
-
-        /// The status Apple gives a subscription: 1 active, 2 expired, 3 billing retry, 4 billing grace period, and 5
-        /// for an expired one whose latest period was `revoked` (refunded).
-        static func status(_ subscription: SubscriptionState, revoked: Bool = false) -> Int {
-            switch subscription.phase {
-            case .active: 1
-            case .expired: revoked ? 5 : 2
-            case .billingRetry: 3
-            case .gracePeriod: 4
             }
         }
 
@@ -248,7 +233,8 @@
                                 PendingNotification(
                                     type: "RENEWAL_EXTENSION", subtype: "FAILURE",
                                     transactionID: subscription.latestRecordID, originalID: subscription.originalID,
-                                    status: Self.status(subscription)),
+                                    status: store.subscriptionStatuses(of: account, groupID: subscription.groupID)
+                                        .first { !$0.isFamilyShared }?.code.rawValue),
                                 change: nil)
                         }
                     }

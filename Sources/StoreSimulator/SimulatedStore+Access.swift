@@ -14,12 +14,18 @@ extension SimulatedStore {
     }
 
     /// The billing state of an account's subscriptions whose renewal failed, by the product of the current period:
-    /// what a server learns from App Store notifications and receipts do not say.
+    /// what a server learns from App Store notifications and receipts do not say. A subscription a family member shares
+    /// with the account has the billing state of the purchaser's, as ``access(to:account:)`` takes it.
     public func billing(of account: String = SimulatedStore.defaultAccount) -> [String: ProductAccess.Billing] {
         state.withLock { state in
+            var productIDs = Set(state.subscriptions.values(of: account).map(\.productID))
+            for record in state.records(of: account)
+            where record.isFamilyShared && record.productType == .autoRenewableSubscription {
+                productIDs.insert(record.productID)
+            }
             var result: [String: ProductAccess.Billing] = [:]
-            for subscription in state.subscriptions.values where subscription.account == account {
-                if let billing = subscription.billing { result[subscription.productID] = billing }
+            for productID in productIDs {
+                if let billing = state.billing(of: productID, account: account) { result[productID] = billing }
             }
             return result
         }

@@ -415,7 +415,8 @@ extension StoreState {
         return .success(offer)
     }
 
-    /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it.
+    /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it. The
+    /// one rule of ``SimulatedStore/isEligibleForIntroductoryOffer(groupID:account:)``.
     func isEligibleForIntroductoryOffer(account: String, groupID: String) -> Bool {
         !hasRecord(of: account, inGroup: groupID) {
             $0.state == .purchased || $0.isTrialPeriod || $0.isInIntroOfferPeriod

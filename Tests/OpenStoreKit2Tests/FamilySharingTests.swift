@@ -57,4 +57,23 @@ struct FamilySharingTests {
             #expect(own.allSatisfy { $0.ownershipType == .purchased })
         }
     }
+
+    @Test(
+        "A member's status(for:) lists the shared subscription with the purchaser's state, then revoked once taken back"
+    )
+    func memberStatusFollowsThePurchaser() async throws {
+        let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
+        try store.joinFamily("smiths", account: "alice")
+        try store.joinFamily("smiths", account: "bob")
+        _ = try store.buyProduct("com.example.premium.monthly", account: "alice")
+        store.runUntilIdle()
+        try await StoreKitEnvironment.withStore(store, deviceID: "bobs-phone", account: "bob") {
+            let statuses = try await Product.SubscriptionInfo.status(for: "premium")
+            #expect(statuses.map(\.state) == [.subscribed])
+            #expect(statuses.first?.transaction.unsafePayloadValue.ownershipType == .familyShared)
+            try store.leaveFamily(account: "bob")
+            store.runUntilIdle()
+            #expect(try await Product.SubscriptionInfo.status(for: "premium").map(\.state) == [.revoked])
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenStoreKit
 import OpenStoreKit2
 import OpenStoreKitTest
 import StoreModels
@@ -74,6 +75,54 @@ struct PurchaseOutcomeTests {
             #expect(await session.simulatedError(forAPI: .purchase) == nil)
         }
     }
+
+    @Test(
+        "A purchase failure cleared with setSimulatedError(nil, forAPI: .purchase), whichever overload Swift picks, is gone"
+    )
+    func clearingAPurchaseFailure() async throws {
+        let store = SimulatedStore(lane: .manual)
+        let session = SKTestSession(store: store)
+        try await StoreKitEnvironment.withStore(store) {
+            let pro = try await product("com.example.pro")
+            // Apple's sample, from asynchronous code: StoreKit 2's overload.
+            try await session.setSimulatedError(.generic(.unknown), forAPI: .purchase)
+            await #expect(throws: StoreKitError.self) { _ = try await pro.purchase() }
+            try await session.setSimulatedError(nil, forAPI: .purchase)
+            try await Self.expectPurchase(of: pro)
+            // The same words from synchronous code: StoreKit 1's overload.
+            try await session.setSimulatedError(.generic(.unknown), forAPI: .purchase)
+            await #expect(throws: StoreKitError.self) { _ = try await pro.purchase() }
+            Self.storeKit1(session) { $0.setSimulatedError(nil, forAPI: .purchase) }
+            #expect(await session.simulatedError(forAPI: StoreKitPurchaseAPI()) == nil)
+            try await Self.expectPurchase(of: pro)
+        }
+    }
+
+    /// Buys a product and expects a verified transaction of it.
+    private static func expectPurchase(of product: Product) async throws {
+        let result = try await product.purchase()
+        guard case .success(.verified(let transaction)) = result else {
+            Issue.record("expected a verified purchase, got \(result)")
+            return
+        }
+        #expect(transaction.productID == product.id)
+    }
+
+    @Test("A failure set through either setSimulatedError is the store's one failure, read and cleared through both")
+    func oneStoreOfSimulatedErrors() async throws {
+        let session = SKTestSession(store: SimulatedStore(lane: .manual))
+        try await session.setSimulatedError(.purchase(.productUnavailable), forAPI: StoreKitPurchaseAPI())
+        #expect(session.simulatedError(forAPI: .purchase)?.code == .storeProductNotAvailable)
+        Self.storeKit1(session) { $0.setSimulatedError(SKError(.paymentNotAllowed), forAPI: .restore) }
+        #expect(await session.simulatedError(forAPI: StoreKitAppStoreSyncAPI()) != nil)
+        try await session.setSimulatedError(nil, forAPI: StoreKitAppStoreSyncAPI())
+        #expect(session.simulatedError(forAPI: .restore) == nil)
+        Self.storeKit1(session) { $0.setSimulatedError(nil, forAPI: .purchase) }
+        #expect(await session.simulatedError(forAPI: StoreKitPurchaseAPI()) == nil)
+    }
+
+    /// Calls StoreKit 1's overloads: from synchronous code Swift picks them over StoreKit 2's asynchronous ones.
+    private static func storeKit1(_ session: SKTestSession, _ body: (SKTestSession) -> Void) { body(session) }
 
     @Test("Every StoreKit 2 API StoreKit Test can fail is settable and readable back")
     func everyFailableAPI() async throws {

@@ -177,9 +177,13 @@ struct FamilySharingTests {
         try store.advance(by: 86_400 * 8)  // the trial's week is over: the renewal fails, in grace
         #expect(store.access(to: monthly, account: "alice").phase == store.access(to: monthly, account: "bob").phase)
         #expect(store.access(to: monthly, account: "bob").hasAccess)
+        #expect(store.billing(of: "bob") == store.billing(of: "alice"), "a profile's billing follows access")
+        #expect(store.subscriptionStatuses(of: "bob").map(\.code) == [.gracePeriod])
         try store.advance(by: 86_400 * 30)  // past the grace period: billing retry, no access
         #expect(!store.access(to: monthly, account: "alice").hasAccess)
         #expect(!store.access(to: monthly, account: "bob").hasAccess)
+        #expect(store.billing(of: "bob") == [monthly: .billingRetry])
+        #expect(store.subscriptionStatuses(of: "bob").map(\.code) == [.billingRetry])
     }
 
     @Test("Refunding the purchaser revokes the members' transactions; a shared transaction cannot be refunded itself")

@@ -1,0 +1,126 @@
+public import StoreModels
+import Synchronization
+
+/// The facts every face of the store shows, each computed here once: StoreKit 1, StoreKit 2, the App Store server, the
+/// purchase module and the feed expectations ask these functions and translate the answer, never decide it.
+extension SimulatedStore {
+    /// Apple's status of each subscription an account has: its own, one per group, by original transaction; then each
+    /// subscription a family member shares with it, by original transaction. With `groupID`, those of one group.
+    public func subscriptionStatuses(of account: String = SimulatedStore.defaultAccount, groupID: String? = nil)
+        -> [StoreSubscriptionStatus]
+    {
+        state.withLock { $0.subscriptionStatuses(of: account, groupID: groupID) }
+    }
+
+    /// The transactions that entitle an account now, oldest first (StoreKit 2's `Transaction.currentEntitlements`):
+    /// the latest owned transaction of each non-consumable, every owned non-renewing subscription, the current period
+    /// of each own subscription that is active or in a billing grace period, and each shared period that is the
+    /// current period of a purchaser's subscription in those phases.
+    public func currentEntitlements(of account: String = SimulatedStore.defaultAccount) -> [TransactionRecord] {
+        state.withLock { state in state.entitlementRecordIDs(of: account).compactMap { state.records[$0] } }
+    }
+
+    /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it
+    /// (a period shared by its family counts), and never had a free trial or introductory period there.
+    public func isEligibleForIntroductoryOffer(groupID: String, account: String = SimulatedStore.defaultAccount)
+        -> Bool
+    {
+        state.withLock { $0.isEligibleForIntroductoryOffer(account: account, groupID: groupID) }
+    }
+
+    /// The transactions a view of an account's purchase history lists, oldest first.
+    public func transactionHistory(of account: String = SimulatedStore.defaultAccount, view: TransactionHistoryView)
+        -> [TransactionRecord]
+    {
+        state.withLock { $0.records(of: account) }.filter { StoreState.isListed($0, in: view) }
+    }
+}
+
+extension StoreState {
+    /// Apple's status of an account's own subscription.
+    func statusCode(of subscription: SubscriptionState) -> StoreSubscriptionStatus.Code {
+        Self.statusCode(
+            of: subscription.phase, revoked: records[subscription.latestRecordID]?.cancellationDate != nil)
+    }
+
+    /// Apple's status of a subscription's phase; an expired one is revoked when its latest period was refunded.
+    static func statusCode(of phase: SubscriptionState.Phase, revoked: Bool) -> StoreSubscriptionStatus.Code {
+        switch phase {
+        case .active: .active
+        case .gracePeriod: .gracePeriod
+        case .billingRetry: .billingRetry
+        case .expired: revoked ? .revoked : .expired
+        }
+    }
+
+    /// Apple's status of a subscription shared with an account, given its latest shared transaction: the purchaser's
+    /// status while that transaction is the current period of the purchaser's subscription.
+    func sharedStatusCode(of shared: TransactionRecord) -> StoreSubscriptionStatus.Code {
+        if shared.cancellationDate != nil, !shared.isUpgraded { return .revoked }
+        guard let source = shared.sharedFromID.flatMap({ records[$0] }),
+            let groupID = configuration.catalog.product(source.productID)?.subscription?.groupID,
+            let subscription = subscriptions[Self.subscriptionKey(account: source.account, groupID: groupID)],
+            subscription.latestRecordID == source.id
+        else { return .expired }
+        return statusCode(of: subscription)
+    }
+
+    /// The statuses of ``SimulatedStore/subscriptionStatuses(of:groupID:)``.
+    func subscriptionStatuses(of account: String, groupID: String?) -> [StoreSubscriptionStatus] {
+        var result: [StoreSubscriptionStatus] = []
+        for subscription in subscriptions.values(of: account).sorted(by: { $0.originalID < $1.originalID })
+        where groupID == nil || subscription.groupID == groupID {
+            result.append(
+                StoreSubscriptionStatus(
+                    groupID: subscription.groupID, originalID: subscription.originalID,
+                    transactionID: subscription.latestRecordID, code: statusCode(of: subscription),
+                    isFamilyShared: false))
+        }
+        var latestShared: [UInt64: TransactionRecord] = [:]
+        for record in records(of: account)
+        where record.isFamilyShared && record.state == .purchased && record.productType == .autoRenewableSubscription {
+            if record.id > latestShared[record.originalID]?.id ?? 0 { latestShared[record.originalID] = record }
+        }
+        for (originalID, shared) in latestShared.sorted(by: { $0.key < $1.key }) {
+            guard let group = configuration.catalog.product(shared.productID)?.subscription?.groupID,
+                groupID == nil || group == groupID
+            else { continue }
+            result.append(
+                StoreSubscriptionStatus(
+                    groupID: group, originalID: originalID, transactionID: shared.id,
+                    code: sharedStatusCode(of: shared), isFamilyShared: true))
+        }
+        return result
+    }
+
+    /// The record identifiers of ``SimulatedStore/currentEntitlements(of:)``, oldest first.
+    func entitlementRecordIDs(of account: String) -> [UInt64] {
+        var ids: [UInt64] = []
+        var latestNonConsumable: [String: UInt64] = [:]
+        for record in records(of: account) where record.isOwned {
+            switch record.productType {
+            case .nonConsumable: latestNonConsumable[record.productID] = record.id
+            case .nonRenewingSubscription: ids.append(record.id)
+            case .autoRenewableSubscription:
+                if record.isFamilyShared, sharedStatusCode(of: record).grantsAccess { ids.append(record.id) }
+            case .consumable: break
+            }
+        }
+        ids.append(contentsOf: latestNonConsumable.values)
+        for subscription in subscriptions.values(of: account) where statusCode(of: subscription).grantsAccess {
+            if let record = records[subscription.latestRecordID], record.isOwned { ids.append(record.id) }
+        }
+        return ids.sorted()
+    }
+
+    /// Whether a view of the purchase history lists a record.
+    static func isListed(_ record: TransactionRecord, in view: TransactionHistoryView) -> Bool {
+        guard record.state == .purchased else { return false }
+        guard record.productType == .consumable, record.cancellationDate == nil else { return true }
+        switch view {
+        case .device(let unfinished): return unfinished.contains(record.id)
+        case .serverVersion1: return false
+        case .serverVersion2: return true
+        }
+    }
+}
