@@ -106,7 +106,7 @@ import Testing
 
         /// Makes a file of `size` bytes that takes no room on disk.
         private func sparseFile(_ path: String, size: UInt64) throws {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.truncate(atOffset: size)
             try handle.close()

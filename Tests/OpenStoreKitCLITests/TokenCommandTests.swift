@@ -68,7 +68,7 @@ struct TokenCommandTests {
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notAKey))
         // Larger than a key file may be: refused from its size (sparse, so it takes no room).
         let large = directory.file("large.p8")
-        FileManager.default.createFile(atPath: large, contents: nil)
+        #expect(FileManager.default.createFile(atPath: large, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: large))
         try handle.truncate(atOffset: 1 << 20)
         try handle.close()
