@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads a file through a size bound, so that a file of any size costs at most the bound in memory.
 ///
