@@ -91,4 +91,20 @@ static inline int CMicroHTTPD_client_is_loopback(struct MHD_Connection *connecti
     }
     return 0;
 }
+/* Writes `size` bytes of a whole HTTP response straight to the connection's socket and ends the sending side, for a
+   request that must be answered while libmicrohttpd is still reading its body (when it accepts no queued response);
+   the access handler then returns MHD_NO, and libmicrohttpd closes the connection. Returns 1 if all was written. */
+static inline int CMicroHTTPD_answer_before_closing(
+    struct MHD_Connection *connection, const void *bytes, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    size_t sent = 0;
+    if (info == NULL) return 0;
+    while (sent < size) {
+        ssize_t count = send(info->connect_fd, (const char *)bytes + sent, size - sent, MSG_NOSIGNAL);
+        if (count <= 0) break;
+        sent += (size_t)count;
+    }
+    shutdown(info->connect_fd, SHUT_WR);
+    return sent == size;
+}
 #endif

@@ -3,6 +3,10 @@ import FeedRunner
 import Foundation
 import Synchronization
 
+#if Server
+    import StoreServer
+#endif
+
 extension CommandLineTool {
     func demo(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(arguments, command: "demo", valued: Help.options["demo"] ?? [])
@@ -97,6 +101,16 @@ extension CommandLineTool {
             throw UsageError("--commit applies to state files; give --state PATH as well")
         }
         try InputFile.mustExist(feeds)
+        #if Server
+            if server != nil, let state = statePaths?.first {
+                // Before the feed makes the state file: a refused history leaves nothing new behind.
+                do throws(StoreServerError) {
+                    try StoreServer.checkNotificationHistory(statePath: state)
+                } catch {
+                    throw UsageError(error.detail)
+                }
+            }
+        #endif
         var outputs: [OutputFile] = []
         let combined = try options.values["--log"].map { (path) throws(UsageError) in
             try OutputFile(path, option: "--log", what: "the event log")

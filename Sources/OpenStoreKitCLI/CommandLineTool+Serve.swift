@@ -90,6 +90,13 @@ extension CommandLineTool {
             let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
             let store: SimulatedStore
             if let state = options.values["--state"] {
+                do throws(StoreServerError) {
+                    // Before the state file is made: a refused history leaves nothing new behind.
+                    try StoreServer.checkNotificationHistory(statePath: state)
+                } catch {
+                    output.err("openstorekit: \(error.detail)\n")
+                    return 2
+                }
                 do throws(StoreSimulatorError) {
                     store = try SimulatedStore(
                         statePath: state, configuration: configuration, clock: clock, lane: .manual, app: app)

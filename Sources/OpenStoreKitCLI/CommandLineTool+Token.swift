@@ -36,15 +36,11 @@ extension CommandLineTool {
         guard let bundleID = options.values["--bundle-id"] ?? store?.bundleID, !bundleID.isEmpty else {
             throw UsageError("token needs --bundle-id ID, the app's bundle id (bid)")
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw UsageError("\(path): cannot read the key (--api-key): \(error.localizedDescription)")
-        }
         let key: ES256Key
         do throws(ReceiptError) {
-            key = try ES256Key(pemEncoded: text)
+            key = try ReceiptFile.readKey(atPath: path)
+        } catch  where error.code == .fileUnreadable {
+            throw UsageError("\(path): cannot read the key (--api-key): \(error.detail)")
         } catch {
             throw UsageError(
                 "\(path) holds no unencrypted ECDSA P-256 private key (a .p8 file from App Store Connect): "

@@ -19,7 +19,7 @@
         /// Reads `KEYID=FILE.p8`, the form of `openstorekit serve --api-key`.
         ///
         /// - Throws: ``StoreServerError/Code/invalidOption`` for another form, ``StoreServerError/Code/apiKeyUnreadable``
-        ///   for a file that cannot be read or holds no ECDSA P-256 key.
+        ///   for a file that cannot be read, is larger than ``ReceiptFile/maximumKeyLength`` or holds no ECDSA P-256 key.
         public init(argument: String) throws(StoreServerError) {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex,
                 argument.index(after: equals) != argument.endIndex
@@ -28,15 +28,10 @@
             }
             let keyID = String(argument[..<equals])
             let path = String(argument[argument.index(after: equals)...])
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw StoreServerError(
-                    .apiKeyUnreadable, "--api-key \(keyID): cannot read \(path): \(error.localizedDescription)")
-            }
-            do {
-                self.init(keyID: keyID, key: try ES256Key(pemEncoded: text))
+            do throws(ReceiptError) {
+                self.init(keyID: keyID, key: try ReceiptFile.readKey(atPath: path))
+            } catch  where error.code == .fileUnreadable {
+                throw StoreServerError(.apiKeyUnreadable, "--api-key \(keyID): cannot read \(path): \(error.detail)")
             } catch {
                 throw StoreServerError(
                     .apiKeyUnreadable,

@@ -70,7 +70,11 @@
             case ("POST", 1) where route[0] == "advance":
                 let now = JWSDate(store.now).millisecondsSince1970
                 let target: Date
-                guard body.has("seconds") != body.has("to") else {
+                guard body.has("seconds") || body.has("to") else {
+                    throw ControlError(
+                        "give one of seconds (to move forward by) or to (milliseconds since 1970); neither was given")
+                }
+                guard !(body.has("seconds") && body.has("to")) else {
                     throw ControlError(
                         "give either seconds (to move forward by) or to (milliseconds since 1970), not both")
                 }

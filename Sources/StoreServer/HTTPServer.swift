@@ -10,11 +10,11 @@
     /// keeps connections alive between requests and closes idle connections after
     /// ``HTTPServerConfiguration/connectionTimeout`` seconds (the time a handler takes does not count). Every request
     /// is answered, the handler's answer or one of these, with Apple's error body `{"errorCode":4000000,…}`: 413 for
-    /// a body larger than ``HTTPServerConfiguration/maximumBodySize`` (announced, of any size, or chunked), without
-    /// keeping it; 414 for a target longer than ``HTTPServerConfiguration/maximumTargetLength`` or with more than
+    /// a body larger than ``HTTPServerConfiguration/maximumBodySize`` (announced, of any size, or chunked, answered as
+    /// soon as it passes the limit), without keeping it and closing the connection; 414 for a target longer than ``HTTPServerConfiguration/maximumTargetLength`` or with more than
     /// ``HTTPServerConfiguration/maximumQueryParameters`` query parameters; 400 for a target with an encoded control
-    /// character (`%00` to `%1F`, `%7F`), a repeated `Authorization` header, or a `Content-Length` that is not a
-    /// number.
+    /// character (`%00` to `%1F`, `%7F`), a repeated `Authorization` header, a `Content-Length` that is not a number,
+    /// `Content-Length` headers that differ, or a `Content-Length` with a `Transfer-Encoding`.
     package final class HTTPServer: Sendable {
         /// The memory libmicrohttpd may use for one connection: the request's line and headers, its query
         /// parameters, the response's headers. The configuration's limits on the target keep a request within it.
@@ -129,7 +129,6 @@
         var refusal: HTTPResponse?
         /// The request, once its headers are in.
         var request: HTTPRequest?
-        var isTooLarge = false
     }
 
     /// Collects a connection's key-value pairs (headers or query arguments) through libmicrohttpd's iterator.
@@ -226,13 +225,20 @@
             var headerMap: [String: String] = [:]
             headerMap.reserveCapacity(headers.count)
             var authorizations = 0
+            var lengths: Set<String> = []
             for (name, value) in headers {
                 let lowered = name.lowercased()
                 if lowered == "authorization" { authorizations += 1 }
+                if lowered == "content-length" { lengths.insert(value) }
                 headerMap[lowered] = value
             }
             if authorizations > 1 {
                 pending.refusal = refused(400, "The request has more than one Authorization header.")
+            } else if lengths.count > 1 {
+                pending.refusal = refused(400, "The request has Content-Length headers that differ.")
+            } else if !lengths.isEmpty, headerMap["transfer-encoding"] != nil {
+                // Which of the two ends the body is ambiguous (the way requests are smuggled): neither is chosen.
+                pending.refusal = refused(400, "The request has both Content-Length and Transfer-Encoding.")
             } else if let length = headerMap["content-length"] {
                 let digits = length.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && !length.isEmpty
                 if !digits {
@@ -257,9 +263,13 @@
         }
         if let uploadDataSize, uploadDataSize.pointee > 0 {
             let count = uploadDataSize.pointee
-            if pending.isTooLarge || request.body.count + count > context.maximumBodySize {
-                pending.isTooLarge = true
+            if request.body.count + count > context.maximumBodySize {
+                // Answered at once, as an announced length is, and the connection closed: reading the rest of a
+                // chunked body (it may announce a chunk of 2^64 - 1 bytes) would hold the connection's thread.
+                // libmicrohttpd takes no queued response while it reads a body, so the answer is written here.
                 pending.request?.body = []
+                answerBeforeClosing(tooLarge(context.maximumBodySize), on: connection)
+                return .NO
             } else if let uploadData {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
                     pending.request?.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
@@ -268,7 +278,6 @@
             uploadDataSize.pointee = 0
             return .YES
         }
-        if pending.isTooLarge { return send(tooLarge(context.maximumBodySize), on: connection) }
         let response = context.handler(request)
         // The connection was busy, not idle, while the handler ran (a long wait, say): it is answered.
         CMicroHTTPD_restart_idle_timer(connection, context.connectionTimeout)
@@ -303,6 +312,16 @@
     /// Apple's error body for a request refused before the handler.
     private func refused(_ status: Int, _ reason: String) -> HTTPResponse {
         .json(status, Array(#"{"errorCode":4000000,"errorMessage":"Invalid request. \#(reason)"}"#.utf8))
+    }
+
+    /// Writes a whole response, with `Connection: close`, to the connection's socket: for a request answered while
+    /// libmicrohttpd reads its body. The caller then returns `.NO`, and libmicrohttpd closes the connection.
+    private func answerBeforeClosing(_ response: HTTPResponse, on connection: OpaquePointer) {
+        var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Bad Request")\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(head.utf8) + response.body
+        _ = bytes.withUnsafeBytes { CMicroHTTPD_answer_before_closing(connection, $0.baseAddress, $0.count) }
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

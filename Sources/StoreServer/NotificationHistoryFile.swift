@@ -9,39 +9,88 @@
         let path: String
         private var handle: FileHandle
 
+        /// The most bytes one line of the file may hold (1 MiB): a record, its signed payload included, holds a few
+        /// kilobytes.
+        static let maximumLineLength = 1 << 20
+
         /// Opens the file (creating it) and returns it with the records it holds that `keep` accepts, in the order they
         /// were made.
         static func open(path: String, keep: (NotificationRecord) -> Bool) throws(StoreServerError) -> (
             NotificationHistoryFile, [NotificationRecord]
         ) {
-            var records: [NotificationRecord] = []
-            var index: [String: Int] = [:]
-            if FileManager.default.fileExists(atPath: path) {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw StoreServerError(.notificationStateFailed, "cannot read the notification history \(path)")
-                }
-                let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                let decoder = JSONDecoder()
-                for (number, line) in lines.enumerated() where !line.isEmpty {
-                    guard let record = try? decoder.decode(NotificationRecord.self, from: Data(line)) else {
-                        // A last line cut short by a crash: the change it held was never acknowledged.
-                        if number == lines.count - 1 { break }
-                        throw StoreServerError(
-                            .notificationStateFailed,
-                            "\(path), line \(number + 1): not a notification record; the file is left as it is "
-                                + "(move it aside to start a new history)")
-                    }
-                    if let existing = index[record.notificationUUID] {
-                        records[existing] = record
-                    } else {
-                        index[record.notificationUUID] = records.count
-                        records.append(record)
-                    }
-                }
-            }
+            var records = try read(path: path)
             records.removeAll { !keep($0) }
             let handle = try writeCompactly(records, to: path)
             return (NotificationHistoryFile(path: path, handle: handle), records)
+        }
+
+        /// The records the file holds (none when there is no file), the last line of each notification winning,
+        /// without changing the file. Read a line at a time: memory grows with the records, not with a line.
+        ///
+        /// - Throws: ``StoreServerError/Code/notificationStateFailed`` naming the file and line for a line that is not
+        ///   a record or is longer than ``maximumLineLength``; the last line without its line end too, unless it starts
+        ///   as a record does (`{`), as a write cut short by a crash leaves it.
+        static func read(path: String) throws(StoreServerError) -> [NotificationRecord] {
+            var records: [NotificationRecord] = []
+            guard FileManager.default.fileExists(atPath: path) else { return records }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw StoreServerError(.notificationStateFailed, "cannot read the notification history \(path)")
+            }
+            defer { try? handle.close() }
+            var index: [String: Int] = [:]
+            let decoder = JSONDecoder()
+            func refuse(_ number: Int, _ problem: String) -> StoreServerError {
+                StoreServerError(
+                    .notificationStateFailed,
+                    "\(path), line \(number): \(problem); the file is left as it is (move it aside to start a new "
+                        + "history)")
+            }
+            func take(_ line: [UInt8], _ number: Int) throws(StoreServerError) {
+                guard !line.isEmpty else { return }
+                guard let record = try? decoder.decode(NotificationRecord.self, from: Data(line)) else {
+                    throw refuse(number, "not a notification record")
+                }
+                if let existing = index[record.notificationUUID] {
+                    records[existing] = record
+                } else {
+                    index[record.notificationUUID] = records.count
+                    records.append(record)
+                }
+            }
+            var line: [UInt8] = []
+            var number = 1
+            while true {
+                let chunk: Data?
+                do {
+                    chunk = try handle.read(upToCount: 1 << 16)
+                } catch {
+                    throw StoreServerError(
+                        .notificationStateFailed, "cannot read the notification history \(path): \(error)")
+                }
+                guard let chunk, !chunk.isEmpty else { break }
+                var start = chunk.startIndex
+                while start < chunk.endIndex {
+                    let end = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) ?? chunk.endIndex
+                    guard line.count + (end - start) <= maximumLineLength else {
+                        throw refuse(number, "longer than \(maximumLineLength) bytes, so not a notification record")
+                    }
+                    line.append(contentsOf: chunk[start..<end])
+                    guard end < chunk.endIndex else { break }
+                    try take(line, number)
+                    line.removeAll(keepingCapacity: true)
+                    number += 1
+                    start = end + 1
+                }
+            }
+            // A last line without its line end is taken if it is a whole record. A record's start cut short by a crash
+            // (its change was never acknowledged: the write and its flush did not end) is dropped; anything else is
+            // refused, since dropping it would lose whatever it held.
+            do throws(StoreServerError) {
+                try take(line, number)
+            } catch {
+                guard line.first == UInt8(ascii: "{") else { throw error }
+            }
+            return records
         }
 
         /// Replaces the file's contents with one line per record, through a temporary file renamed into place, so a

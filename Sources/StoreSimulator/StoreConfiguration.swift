@@ -27,18 +27,27 @@ public struct StoreConfiguration: Sendable, Hashable {
         self.sourceName = sourceName
     }
 
+    /// The most bytes a `.storekit` file may hold (16 MiB): one with hundreds of products holds a few hundred
+    /// kilobytes. A larger file is refused from its size, before it is read.
+    public static let maximumFileLength = 16 << 20
+
     /// Reads a `.storekit` file.
     ///
-    /// - Throws: ``StoreSimulatorError`` with code `fileNotFound`, `invalidJSON` or `invalidConfiguration`.
+    /// - Throws: ``StoreSimulatorError`` with code `fileNotFound` (also for a file larger than
+    ///   ``maximumFileLength``, refused before it is read), `invalidJSON` or `invalidConfiguration`.
     public init(contentsOf url: URL) throws(StoreSimulatorError) {
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
+        switch BoundedFile.read(atPath: url.path, limit: Self.maximumFileLength) {
+        case .bytes(let bytes): data = Data(bytes)
+        case .tooLarge(let size):
             throw StoreSimulatorError(
                 .fileNotFound,
-                "\(url.path): cannot read the configuration file (\(error.localizedDescription)); check the path"
-            )
+                "\(url.path): "
+                    + BoundedFile.tooLargeMessage(size: size, limit: Self.maximumFileLength, what: "a .storekit file")
+                    + "; check the path")
+        case .unreadable(let reason):
+            throw StoreSimulatorError(
+                .fileNotFound, "\(url.path): cannot read the configuration file (\(reason)); check the path")
         }
         try self.init(data: data, sourceName: url.lastPathComponent)
     }

@@ -73,6 +73,44 @@ import Testing
             #expect(run.code == 2)
             #expect(run.err.contains("/nonexistent/key.p8"))
         }
+
+        @Test func refusesAKeyOrConfigurationLargerThanItsBoundFromItsSize() throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            // Sparse: their size is what counts, and no byte of them is read.
+            let key = directory.file("AuthKey_BIG.p8")
+            try sparseFile(key, size: 1 << 20)
+            let keyRun = runInProcess(["serve", "--api-key", "K=\(key)"])
+            #expect(keyRun.code == 2)
+            #expect(keyRun.err.contains("more than the 65536 bytes (64 KiB) a key file may hold"), "\(keyRun.err)")
+            let configuration = directory.file("Big.storekit")
+            try sparseFile(configuration, size: 17 << 20)
+            let configurationRun = runInProcess(["serve", "--config", configuration])
+            #expect(configurationRun.code == 2)
+            #expect(
+                configurationRun.err.contains("more than the 16777216 bytes (16 MiB) a .storekit file may hold"),
+                "\(configurationRun.err)")
+        }
+
+        @Test func aRefusedNotificationHistoryLeavesNoStateFileBehind() throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let state = directory.file("st.sqlite")
+            try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: state + ".notifications"))
+            let run = runInProcess(["serve", "--port", "0", "--state", state])
+            #expect(run.code == 2)
+            #expect(run.err.contains("\(state).notifications, line 1: not a notification record"), "\(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: state))
+            #expect(try String(contentsOfFile: state + ".notifications", encoding: .utf8) == "garbage\n")
+        }
+
+        /// Makes a file of `size` bytes that takes no room on disk.
+        private func sparseFile(_ path: String, size: UInt64) throws {
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: size)
+            try handle.close()
+        }
     #else
         @Test func withoutTheTraitSaysWhatToInstallAndHowToRebuild() {
             let run = runInProcess(["serve", "--port", "0"])

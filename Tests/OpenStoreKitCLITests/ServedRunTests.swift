@@ -229,6 +229,18 @@ import Testing
             defer { try? reopened.close() }
             #expect(reopened.allTransactions().map(\.productID) == ["com.example.pro", "com.example.coins100"])
         }
+        @Test func aRefusedNotificationHistoryLeavesNoStateFileBehind() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let state = directory.file("state.sqlite")
+            try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: state + ".notifications"))
+            let feed = try Self.feed("buy com.example.pro\n", in: directory)
+            let run = await Self.run(["run", feed, "--serve", "--port", "0", "--state", state])
+            #expect(run.code == 2)
+            #expect(run.err.contains("\(state).notifications, line 1: not a notification record"), "\(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: state))
+        }
+
         @Test func keepServingAnswersTheAPIAfterTheFeedUntilSIGTERMThenCommitsAndExitsWithTheVerdict() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }

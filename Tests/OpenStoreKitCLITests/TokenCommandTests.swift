@@ -66,8 +66,18 @@ struct TokenCommandTests {
         try Data(try ES256Key.generate().pemEncoded.utf8).write(to: URL(fileURLWithPath: keyFile))
         let notAKey = directory.file("not-a-key.p8")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notAKey))
+        // Larger than a key file may be: refused from its size (sparse, so it takes no room).
+        let large = directory.file("large.p8")
+        #expect(FileManager.default.createFile(atPath: large, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: large))
+        try handle.truncate(atOffset: 1 << 20)
+        try handle.close()
         let common = ["--issuer-id", Self.issuer, "--bundle-id", "com.example.app"]
         let cases: [([String], String)] = [
+            (
+                ["token", "--api-key", "TEST=\(large)"] + common,
+                "more than the 65536 bytes (64 KiB) a key file may hold"
+            ),
             (["token", "--api-key", "TEST=\(keyFile)", "--lifetime", "3601"] + common, "--lifetime takes"),
             (["token", "--api-key", "TEST=\(notAKey)"] + common, "holds no unencrypted ECDSA P-256 private key"),
             (["token"] + common, "token needs --api-key"),

@@ -55,6 +55,11 @@
                 #expect(response.status == 400, "\(path) \(body)")
                 #expect(Self.message(response.body).contains(field), "\(path) \(body): \(Self.message(response.body))")
             }
+            // Neither field: the answer asks for one, not for "not both".
+            let neither = try await fixture.control("POST", "advance", "{}")
+            #expect(neither.status == 400)
+            #expect(Self.message(neither.body).contains("neither was given"), "\(Self.message(neither.body))")
+            #expect(!Self.message(neither.body).contains("not both"))
             // Nothing was bought, refunded or moved.
             #expect(fixture.store.allTransactions().count == 1)
             #expect(fixture.store.now == now)

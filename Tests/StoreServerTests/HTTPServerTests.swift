@@ -87,6 +87,40 @@
             #expect(try await client.send("POST", "/x", body: Array(repeating: 65, count: 1024)).status == 200)
         }
 
+        @Test func aChunkedBodyPastTheLimitIsAnswered413AtOnceWithoutWaitingForItsEnd() async throws {
+            let server = try Self.echoServer(maximumBodySize: 1024)
+            defer { server.stop() }
+            // A chunk announced as 2^64 - 1 bytes: the answer comes once the body passes the limit, not at its end.
+            let socket = try RawSocket(port: server.port)
+            socket.send("POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\n")
+            socket.send(String(repeating: "a", count: 4096))
+            let answer = String(decoding: socket.readAll(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 413"))
+            #expect(answer.contains(#""errorCode":4000000"#))
+            let client = TestHTTPClient(port: server.port)
+            #expect(try await client.send("POST", "/x", body: Array(repeating: 65, count: 1024)).status == 200)
+        }
+
+        @Test func ambiguousBodyLengthsAreRefused400() async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            func answer(_ head: String, _ body: String = "") throws -> String {
+                let socket = try RawSocket(port: server.port)
+                socket.send("POST /x HTTP/1.1\r\nHost: a\r\n\(head)\r\n\(body)")
+                return String(decoding: socket.readAll(), as: UTF8.self)
+            }
+            // Two lengths that differ, or a length with chunked encoding: which one ends the body is ambiguous.
+            let differing = try answer("Content-Length: 2\r\nContent-Length: 5\r\n", "abcde")
+            #expect(differing.hasPrefix("HTTP/1.1 400"))
+            #expect(differing.contains("Content-Length"))
+            let both = try answer("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "5\r\nabcde\r\n0\r\n\r\n")
+            #expect(both.hasPrefix("HTTP/1.1 400"))
+            #expect(both.contains("Transfer-Encoding"))
+            #expect(both.components(separatedBy: "HTTP/1.1 ").count == 2)
+            // The same length twice is one length.
+            #expect(try answer("Content-Length: 2\r\nContent-Length: 2\r\n", "ab").hasPrefix("HTTP/1.1 200"))
+        }
+
         @Test func aSlowClientDoesNotHoldUpOthers() async throws {
             let server = try Self.echoServer()
             defer { server.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreModels
 
 /// Reads receipts and certificates from files, whatever form they come in.
 ///
@@ -9,6 +10,8 @@ public enum ReceiptFile {
     public static let maximumReceiptLength = 16 << 20
     /// The most bytes a certificate file may hold (1 MiB), DER or PEM.
     public static let maximumCertificateLength = 1 << 20
+    /// The most bytes a private key file may hold (64 KiB): a `.p8` key holds a few hundred.
+    public static let maximumKeyLength = 64 << 10
 
     /// Reads a receipt file that holds DER (binary) or base64 text (with or without line breaks).
     ///
@@ -76,40 +79,27 @@ public enum ReceiptFile {
     static func read(
         _ path: String, limit: Int, what: String, failure: ReceiptError.Code
     ) throws(ReceiptError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReceiptError(.fileUnreadable, "no such file")
+        switch BoundedFile.read(atPath: path, limit: limit) {
+        case .bytes(let bytes): return bytes
+        case .tooLarge(let size):
+            throw ReceiptError(failure, BoundedFile.tooLargeMessage(size: size, limit: limit, what: what))
+        case .unreadable(let reason): throw ReceiptError(.fileUnreadable, reason)
         }
-        guard !isDirectory.boolValue else {
-            throw ReceiptError(.fileUnreadable, "cannot read a directory as a file")
+    }
+
+    /// Reads an ECDSA P-256 private key from a PEM file, such as the `.p8` file App Store Connect hands out.
+    ///
+    /// - Parameter path: The file's path.
+    /// - Returns: The key.
+    /// - Throws: ``ReceiptError/Code/fileUnreadable`` (also for a file larger than ``maximumKeyLength``, refused before
+    ///   it is read) or the error of ``ES256Key/init(pemEncoded:)``, naming the file.
+    public static func readKey(atPath path: String) throws(ReceiptError) -> ES256Key {
+        do throws(ReceiptError) {
+            let data = try read(path, limit: maximumKeyLength, what: "a key file", failure: .fileUnreadable)
+            return try ES256Key(pemEncoded: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw error.inFile(path)
         }
-        func tooLarge(_ size: String) -> ReceiptError {
-            ReceiptError(
-                failure,
-                "the file holds \(size) bytes, more than the \(limit) bytes (\(limit >> 20) MiB) \(what) may hold")
-        }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if (attributes?[.type] as? FileAttributeType) == .typeRegular,
-            let size = (attributes?[.size] as? NSNumber)?.int64Value, size > Int64(limit)
-        {
-            throw tooLarge("\(size)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ReceiptError(.fileUnreadable, "cannot open the file for reading")
-        }
-        defer { try? handle.close() }
-        var bytes: [UInt8] = []
-        while bytes.count <= limit {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - bytes.count))
-            } catch {
-                throw ReceiptError(.fileUnreadable, "cannot read the file: \(error.localizedDescription)")
-            }
-            guard let chunk, !chunk.isEmpty else { return bytes }
-            bytes.append(contentsOf: chunk)
-        }
-        throw tooLarge("more than \(limit)")
     }
 
     /// Decodes base64 text, ignoring whitespace and tolerating missing padding; nil if it is not base64.
