@@ -76,11 +76,13 @@ let package = Package(
                 "ReceiptKit", "StoreModels",
             ]
         ),
-        // Without the trait `Server`, StoreServer compiles to an empty module and nothing imports CMicroHTTPD.
+        // Without the trait `Server`, StoreServer compiles to an empty module and nothing imports CMicroHTTPD. With it,
+        // notifications are POSTed with OpenSSL's HTTP client (COpenSSL, which links libssl too).
         .target(
             name: "StoreServer",
             dependencies: [
-                .target(name: "CMicroHTTPD", condition: .when(traits: ["Server"])), "StoreSimulator", "ReceiptKit",
+                .target(name: "CMicroHTTPD", condition: .when(traits: ["Server"])),
+                .target(name: "COpenSSL", condition: .when(traits: ["Server"])), "StoreSimulator", "ReceiptKit",
                 "StoreModels",
             ]
         ),
@@ -137,6 +139,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit",
                 .target(name: "StoreServer", condition: .when(traits: ["Server"])),
+                .target(name: "COpenSSL", condition: .when(traits: ["Server"])),
             ]
         ),
         // Every face of one store (StoreKit 2, the purchase module and, with the trait, the server) against the

@@ -8,9 +8,12 @@
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/http.h>
+#include <openssl/httperr.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs7.h>
 #include <openssl/rsa.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -26,4 +29,19 @@ static inline PKCS7_SIGNER_INFO *COpenSSL_sk_PKCS7_SIGNER_INFO_value(const STACK
 }
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **out) { return BIO_get_mem_data(b, out); }
 static inline unsigned long COpenSSL_version_number(void) { return OPENSSL_VERSION_NUMBER; }
+static inline long COpenSSL_BIO_set_nbio(BIO *b, long on) { return BIO_set_nbio(b, on); }
+static inline long COpenSSL_BIO_do_connect(BIO *b) { return BIO_do_connect(b); }
+static inline long COpenSSL_BIO_do_handshake(BIO *b) { return BIO_do_handshake(b); }
+static inline int COpenSSL_BIO_get_fd(BIO *b) { return BIO_get_fd(b, NULL); }
+static inline int COpenSSL_BIO_should_retry(BIO *b) { return BIO_should_retry(b); }
+static inline int COpenSSL_BIO_should_write(BIO *b) { return BIO_should_write(b); }
+static inline SSL *COpenSSL_BIO_get_ssl(BIO *b) {
+    SSL *ssl = NULL;
+    BIO_get_ssl(b, &ssl);
+    return ssl;
+}
+static inline long COpenSSL_SSL_set_tlsext_host_name(SSL *s, const char *name) {
+    return SSL_set_tlsext_host_name(s, name);
+}
+static inline void COpenSSL_sk_CONF_VALUE_free(STACK_OF(CONF_VALUE) *sk) { sk_CONF_VALUE_pop_free(sk, X509V3_conf_free); }
 #endif

@@ -2,16 +2,14 @@
     public import Foundation
     import ReceiptKit
     import Synchronization
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
 
     /// Signs Server Notifications V2 and POSTs them, one at a time in the order they were made, as
-    /// `{"signedPayload": JWS}` with Foundation's URLSession; keeps every notification with its attempts.
+    /// `{"signedPayload": JWS}` with OpenSSL's HTTP client (``NotificationClient``); keeps every notification with its
+    /// attempts.
     ///
     /// An attempt succeeds when the receiver, at the URL given, answers 200 to 206: a redirect is not followed (it is
-    /// a failed attempt), the answer's body is not kept and is abandoned past 64 KiB (the status decides), and an
-    /// attempt that takes longer than the timeout fails as `TIMED_OUT`. After a failure the notification is tried again at 1,
+    /// a failed attempt), the status line decides and the answer's body is not read (at most 64 KiB of the answer is
+    /// read), and an attempt that takes longer than the timeout fails as `TIMED_OUT`. After a failure the notification is tried again at 1,
     /// 12, 24, 48 and 72 hours after the previous attempt, on the store's clock (Apple's production schedule, six
     /// attempts in all): a retry happens when the store's clock reaches it, and is recorded at the time it was due. With
     /// a history file, nothing is lost across a restart: notifications never attempted are sent when the server starts
@@ -30,8 +28,7 @@
         /// Where notifications go; nil sends nothing.
         public let url: URL?
         private let signer: JWSSigner
-        private let session: URLSession
-        private let delivery: DeliveryDelegate
+        private let client: NotificationClient
         private let state: Mutex<State>
         private let work: AsyncStream<String>.Continuation
         private let now: @Sendable () -> Date
@@ -43,7 +40,7 @@
             var pending = 0
             var waiters: [CheckedContinuation<Void, Never>] = []
             var failure: StoreServerError?
-            /// Set by stop(): no request is started after it (URLSession traps on a task of an invalidated session).
+            /// Set by stop(): no attempt is started after it, and one under way ends unrecorded.
             var stopped = false
             /// Told after each delivery that made attempts (observeAttempts(_:)).
             var attemptObservers: [@Sendable (NotificationRecord) -> Void] = []
@@ -61,13 +58,7 @@
             self.url = url
             self.signer = signer
             self.now = now
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = timeout
-            configuration.timeoutIntervalForResource = timeout
-            configuration.httpMaximumConnectionsPerHost = 1
-            let delivery = DeliveryDelegate()
-            self.delivery = delivery
-            session = URLSession(configuration: configuration, delegate: delivery, delegateQueue: nil)
+            client = NotificationClient(timeout: timeout)
             var initial = State()
             if let historyPath {
                 let cutoff = JWSDate(now()).millisecondsSince1970 - Self.historyWindow
@@ -94,10 +85,7 @@
         /// Stops sending; what was not attempted yet is attempted when a server opens the same history again.
         func stop() {
             work.finish()
-            state.withLock { state in
-                state.stopped = true
-                session.invalidateAndCancel()
-            }
+            state.withLock { $0.stopped = true }
         }
 
         /// Every notification made, oldest first.
@@ -290,25 +278,17 @@
             }
         }
 
-        /// One POST; Apple's `sendAttemptResult` for how it went, or nil when the sender was stopped meanwhile.
+        /// One POST, on a thread of its own; Apple's `sendAttemptResult` for how it went, or nil when the sender was
+        /// stopped meanwhile.
         private func send(_ signedPayload: String, to url: URL) async -> String? {
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            var body = #"{"signedPayload":""#
-            body += signedPayload
-            body += "\"}"
-            request.httpBody = Data(body.utf8)
+            guard !state.withLock({ $0.stopped }) else { return nil }
+            let body = #"{"signedPayload":""# + signedPayload + "\"}"
+            let client = client
             return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                // Started under the lock stop() invalidates the session under, so never on an invalidated session.
-                let task = state.withLock { state -> URLSessionDataTask? in
-                    guard !state.stopped else { return nil }
-                    let task = session.dataTask(with: request)
-                    delivery.watch(task) { continuation.resume(returning: $0) }
-                    return task
+                Thread.detachNewThread { [self] in
+                    let result = client.post(body, to: url) { state.withLock { $0.stopped } }
+                    continuation.resume(returning: result)
                 }
-                guard let task else { return continuation.resume(returning: nil) }
-                task.resume()
             }
         }
     }

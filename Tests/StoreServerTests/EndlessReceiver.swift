@@ -6,8 +6,10 @@
         import Glibc
     #endif
 
-    /// A notification endpoint that answers `200 OK` announcing a body of a terabyte: it writes until the sender stops
-    /// reading or `limit` bytes went out, then closes. It serves one connection.
+    /// A notification endpoint written on a raw socket: it answers `head` (by default `200 OK` announcing a body of a
+    /// terabyte), then writes `filler` over and over until the sender stops reading or closes, or `limit` bytes of it
+    /// went out, then closes. It serves one connection. What it managed to write bounds what the sender read: the
+    /// sender read all of it but what the two sockets' buffers still held.
     final class EndlessReceiver: Sendable {
         let port: UInt16
         private let listener: Int32
@@ -18,7 +20,10 @@
             let written = Mutex(0)
         }
 
-        init(limit: Int) throws {
+        init(
+            head: String = "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\n",
+            filler: String = String(repeating: "a", count: 65536), limit: Int
+        ) throws {
             let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             self.listener = listener
             var address = sockaddr_in()
@@ -40,13 +45,21 @@
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
                 defer { close(connection) }
+                // The whole request, whose body ends `"}`, so that closing leaves nothing unread (which would reset
+                // the connection under the answer).
                 var buffer = [UInt8](repeating: 0, count: 65536)
-                _ = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\n".utf8)
+                var request: [UInt8] = []
+                while !request.suffix(2).elementsEqual(Array(#""}"#.utf8)) {
+                    let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { break }
+                    request += buffer[..<count]
+                }
+                let head = Array(head.utf8)
                 _ = head.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                let chunk = [UInt8](repeating: 0x61, count: 65536)
+                var chunk = Array(filler.utf8)
+                while !chunk.isEmpty, chunk.count < 65536 { chunk += Array(filler.utf8) }
                 var total = 0
-                while total < limit {
+                while !chunk.isEmpty, total < limit {
                     let sent = chunk.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     guard sent > 0 else { break }
                     total += sent
@@ -57,7 +70,7 @@
 
         deinit { close(listener) }
 
-        /// Waits until the connection ended; returns how many bytes of body were written.
+        /// Waits until the connection ended; returns how many bytes of filler were written.
         func bodyWritten() async -> Int {
             let ended = ended
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

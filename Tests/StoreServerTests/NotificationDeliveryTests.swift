@@ -155,17 +155,67 @@
             #expect(elsewhere.signedPayloads.isEmpty)
         }
 
-        @Test func aResponseBodyThatDoesNotEndIsAbandonedAndTheStatusDecides() async throws {
-            // 200, a Content-Length of a terabyte, 16 MiB of body, then the connection closes.
-            let receiver = try EndlessReceiver(limit: 16 << 20)
+        /// The attempt's result for a receiver answering with `receiver`.
+        static func result(_ receiver: EndlessReceiver) async throws -> (result: [String], written: Int) {
             let fixture = try ServerFixture(notificationsURL: receiver.url)
             defer { fixture.server.stop() }
             _ = try await fixture.api("POST", "/inApps/v1/notifications/test")
             try await bounded("the attempt") { await fixture.server.notifications.idle() }
             let record = try #require(fixture.server.notifications.records.first)
-            #expect(record.attempts.map(\.sendAttemptResult) == ["SUCCESS"])
-            #expect(record.nextAttemptDate == nil)
-            _ = await receiver.bodyWritten()
+            let written = await receiver.bodyWritten()
+            return (record.attempts.map(\.sendAttemptResult), written)
+        }
+
+        /// At most this much of an endless answer goes out before the sender closes: 64 KiB read, the rest the two
+        /// loopback sockets' buffers (a few MiB at most); a sender reading the whole answer takes it all (1 GiB).
+        static let writtenBound = 8 << 20
+
+        @Test(arguments: [
+            // 200, a Content-Length of a terabyte, then a body that does not end (until 1 GiB went out).
+            "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\n",
+            // The same without a length, and chunked.
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000\r\n",
+            // A success other than 200.
+            "HTTP/1.1 202 Accepted\r\nContent-Length: 1000000000000\r\n\r\n",
+        ])
+        func aResponseBodyThatDoesNotEndIsNotReadAndTheStatusDecides(head: String) async throws {
+            let (result, written) = try await Self.result(EndlessReceiver(head: head, limit: 1 << 30))
+            #expect(result == ["SUCCESS"])
+            #expect(written < Self.writtenBound)
+        }
+
+        @Test func headersThatDoNotEndAreAnInvalidResponseAndAreNotRead() async throws {
+            let receiver = try EndlessReceiver(
+                head: "HTTP/1.1 200 OK\r\n", filler: "X-Filler: aaaaaaaaaaaaaaaa\r\n", limit: 1 << 30)
+            let (result, written) = try await Self.result(receiver)
+            #expect(result == ["INVALID_RESPONSE"])
+            #expect(written < Self.writtenBound)
+        }
+
+        @Test(arguments: [
+            ("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", "SUCCESS"),
+            ("HTTP/1.0 204 No Content\r\n\r\n", "SUCCESS"),
+            ("HTTP/1.1 206 \r\nContent-Length: 0\r\n\r\n", "SUCCESS"),
+            ("HTTP/1.1 207 Multi-Status\r\nContent-Length: 0\r\n\r\n", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+            ("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\n", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+            (
+                "HTTP/1.1 301 Moved Permanently\r\nLocation: http://127.0.0.1:1/\r\n\r\n",
+                "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+            ),
+            ("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:1/\r\n\r\n", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+            (
+                "HTTP/1.1 308 Permanent Redirect\r\nLocation: http://127.0.0.1:1/\r\n\r\n",
+                "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+            ),
+            ("HTTP/1.1 404 Not Found\r\nContent-Length: 1000000000000\r\n\r\n", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+            ("HTTP/1.1 503 Service Unavailable\r\n\r\n", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+            ("SPAM\r\n\r\n", "INVALID_RESPONSE"),
+            ("", "PREMATURE_CLOSE"),
+        ])
+        func theStatusLineAloneDecides(head: String, expected: String) async throws {
+            let (result, _) = try await Self.result(EndlessReceiver(head: head, filler: "", limit: 0))
+            #expect(result == [expected])
         }
 
         @Test func theHistorySurvivesARestartAndUnsentNotificationsGoOut() async throws {
