@@ -1,6 +1,6 @@
 import OpenStoreKit2
 
-/// A StoreKit 2 API a test session can make fail (``SKTestSession/setSimulatedError(_:forAPI:)``), with the kind of
+/// A StoreKit 2 API a test session can make fail (`SKTestSession.setSimulatedError(_:forAPI:)`), with the kind of
 /// failure it reports. Name one with its static shorthand: `.loadProducts`, `.purchase`, `.verification`,
 /// `.appStoreSync`, `.subscriptionStatus`, `.appTransaction`, `.manageSubscriptions`, `.refundRequest`,
 /// `.offerCodeRedeem`.

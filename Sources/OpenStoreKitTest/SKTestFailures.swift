@@ -1,7 +1,7 @@
 import Foundation
 public import OpenStoreKit2
 
-/// A failure a test session can make a StoreKit 2 API report (``SKTestSession/setSimulatedError(_:forAPI:)``).
+/// A failure a test session can make a StoreKit 2 API report (`SKTestSession.setSimulatedError(_:forAPI:)`).
 public protocol SKTestFailure: Equatable, Sendable {}
 
 /// The failures each StoreKit 2 API can be made to report, as StoreKit Test names them.

@@ -1,7 +1,7 @@
 import StoreSimulator
 
 extension SKTestSession {
-    /// A StoreKit operation a session can make fail on purpose (``SKTestSession/setSimulatedError(_:forAPI:)``).
+    /// A StoreKit operation a session can make fail on purpose (`SKTestSession.setSimulatedError(_:forAPI:)`).
     public enum FailableAPI: Sendable, Hashable, CaseIterable {
         /// Loading products: `SKProductsRequest` fails with the error.
         case loadProducts

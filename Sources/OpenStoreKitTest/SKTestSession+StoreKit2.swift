@@ -16,7 +16,7 @@ extension SKTestSession {
     /// ```
     ///
     /// The store keeps one failure per operation for both StoreKit APIs: this and
-    /// ``setSimulatedError(_:forAPI:)-(SKError?,FailableAPI)`` set and clear the same one, so
+    /// StoreKit 1's `setSimulatedError(_:forAPI:)` (with an `SKError`) set and clear the same one, so
     /// `setSimulatedError(nil, forAPI: .purchase)` clears a purchase failure whichever of the two Swift picks, and a
     /// StoreKit 1 payment queue of the same store fails with the failure's StoreKit 1 code. `.appStoreSync` is the
     /// store's restore, `.appTransaction` its receipt refresh. A verification failure does not throw: every signed
