@@ -19,7 +19,7 @@
         /// Reads `KEYID=FILE.p8`, the form of `openstorekit serve --api-key`.
         ///
         /// - Throws: ``StoreServerError/Code/invalidOption`` for another form, ``StoreServerError/Code/apiKeyUnreadable``
-        ///   for a file that cannot be read, is larger than ``ReceiptFile/maximumKeyLength`` or holds no ECDSA P-256 key.
+        ///   for a file that cannot be read, is larger than `ReceiptFile.maximumKeyLength` or holds no ECDSA P-256 key.
         public init(argument: String) throws(StoreServerError) {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex,
                 argument.index(after: equals) != argument.endIndex

@@ -4,7 +4,7 @@
     import Synchronization
 
     /// Signs Server Notifications V2 and POSTs them, one at a time in the order they were made, as
-    /// `{"signedPayload": JWS}` with OpenSSL's HTTP client (``NotificationClient``); keeps every notification with its
+    /// `{"signedPayload": JWS}` with OpenSSL's HTTP client (`NotificationClient`); keeps every notification with its
     /// attempts.
     ///
     /// An attempt succeeds when the receiver, at the URL given, answers 200 to 206: a redirect is not followed (it is
