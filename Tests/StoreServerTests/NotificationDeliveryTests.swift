@@ -115,20 +115,8 @@
             #expect(refused.server.notifications.records.first?.attempts.map(\.sendAttemptResult) == ["NO_RESPONSE"])
 
             // A listener that accepts and never answers: the attempt times out (the fixture allows 5 s).
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let (listener, port) = try LoopbackListener.open()
             defer { close(listener) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-            }
-            listen(listener, 4)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            let port = UInt16(bigEndian: address.sin_port)
             // swift-format-ignore: NeverForceUnwrap
             let hanging = try ServerFixture(notificationsURL: URL(string: "http://127.0.0.1:\(port)/n")!)
             defer { hanging.server.stop() }

@@ -34,20 +34,9 @@
             openssl.waitUntilExit()
             guard openssl.terminationStatus == 0 else { throw POSIXError(.ENOENT) }
 
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let (listener, port) = try LoopbackListener.open()
             self.listener = listener
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-            }
-            guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = UInt16(bigEndian: address.sin_port)
+            self.port = port
             guard let context = SSL_CTX_new(TLS_server_method()),
                 SSL_CTX_use_certificate_file(context, certificatePath, SSL_FILETYPE_PEM) == 1,
                 SSL_CTX_use_PrivateKey_file(context, keyPath, SSL_FILETYPE_PEM) == 1
