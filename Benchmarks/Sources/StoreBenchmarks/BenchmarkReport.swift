@@ -26,6 +26,16 @@ struct BenchmarkReport: Codable {
         var size: Int
         /// The figures, by name (see the benchmark's README entry).
         var values: [String: Double]
+
+        /// The figure `key` as a summary: its median, with the range kept beside it as `keyMin` and `keyMax` (a
+        /// child process measured the samples and reported these three).
+        func summary(_ key: String) -> Summary {
+            let median = values[key] ?? 0
+            var summary = Summary([median])
+            summary.min = values[key + "Min"] ?? median
+            summary.max = values[key + "Max"] ?? median
+            return summary
+        }
     }
 
     /// The benchmark's name.

@@ -63,20 +63,13 @@ enum FeedScaling {
         guard let largest = points.last, let smallest = points.first else {
             throw BenchmarkError("feed.run measured no size")
         }
-        func summary(_ point: BenchmarkReport.Point, _ key: String) -> Summary {
-            let median = point.values[key] ?? 0
-            var summary = Summary([median])
-            summary.min = point.values[key + "Min"] ?? median
-            summary.max = point.values[key + "Max"] ?? median
-            return summary
-        }
         var report = BenchmarkReport(
             name: "feed.run",
             unit: "steps/s",
             about: "a generated feed of \(largest.size) steps run by FeedRun.run, in a fresh process",
-            figure: summary(largest, "stepsPerSecond"),
+            figure: largest.summary("stepsPerSecond"),
             baseline: "FeedParser.validate of the same text (parsing only)",
-            baselineFigure: summary(largest, "validateStepsPerSecond"),
+            baselineFigure: largest.summary("validateStepsPerSecond"),
             target: nil
         )
         let headline = largest.values["stepsPerSecond"] ?? 0
@@ -84,7 +77,7 @@ enum FeedScaling {
             report.figures.append(
                 PairedComparison.extra(
                     "store time simulated per wall second at \(point.size) steps", unit: "store s per wall s",
-                    summary(point, "simulatedSecondsPerWallSecond")))
+                    point.summary("simulatedSecondsPerWallSecond")))
         }
         if let lines = largest.values["lineCountStepsPerSecond"], lines > 0 {
             report.figures.append(

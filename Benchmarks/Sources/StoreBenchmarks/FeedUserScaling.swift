@@ -52,20 +52,13 @@ enum FeedUserScaling {
         guard let largest = points.last, let smallest = points.first else {
             throw BenchmarkError("feed.scaling measured no size")
         }
-        func summary(_ point: BenchmarkReport.Point, _ key: String) -> Summary {
-            let median = point.values[key] ?? 0
-            var summary = Summary([median])
-            summary.min = point.values[key + "Min"] ?? median
-            summary.max = point.values[key + "Max"] ?? median
-            return summary
-        }
         var report = BenchmarkReport(
             name: "feed.scaling",
             unit: "steps/s",
             about: "a generated feed of \(largest.size) users, 20 steps each, run by FeedRun.run, in a fresh process",
-            figure: summary(largest, "stepsPerSecond"),
+            figure: largest.summary("stepsPerSecond"),
             baseline: "a bare count of the same feed's step lines",
-            baselineFigure: summary(largest, "lineCountStepsPerSecond"),
+            baselineFigure: largest.summary("lineCountStepsPerSecond"),
             target: nil
         )
         let smallestRate = smallest.values["stepsPerSecond"] ?? 0
@@ -89,7 +82,7 @@ enum FeedUserScaling {
                 report.figures.append(
                     PairedComparison.extra(
                         "line count at \(point.size) users (baseline)", unit: "steps/s",
-                        summary(point, "lineCountStepsPerSecond")))
+                        point.summary("lineCountStepsPerSecond")))
             }
             if let peak = point.values["peakRSSMiB"] {
                 report.figures.append(
