@@ -181,10 +181,10 @@ import Testing
         @Test func aNotificationTheReceiverNeverGotFailsItsExpectationWithTheAttempts() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            let gone = try NotificationReceiver(
-                root: .openStoreKitJWSTestRoot, bundleID: "com.example.app", environment: .sandbox)
-            let url = gone.url.absoluteString
-            gone.stop()
+            // A port bound without listening: connections are refused, and no other test's server can take it.
+            let (bound, port) = try LoopbackListener.open(listening: false)
+            defer { close(bound) }
+            let url = "http://127.0.0.1:\(port)/notifications"
             let feed = try Self.feed(
                 """
                 buy com.example.pro as pro

@@ -103,10 +103,9 @@
         }
 
         @Test func aReceiverThatRefusesOrHangsIsRecordedAsSuch() async throws {
-            // A port nobody listens on: a server started and stopped.
-            let gone = try HTTPServer(configuration: HTTPServerConfiguration()) { _ in HTTPResponse(status: 200) }
-            let closedPort = gone.port
-            gone.stop()
+            // A port bound without listening: connections are refused, and no other test's server can take it.
+            let (bound, closedPort) = try LoopbackListener.open(listening: false)
+            defer { close(bound) }
             // swift-format-ignore: NeverForceUnwrap
             let refused = try ServerFixture(notificationsURL: URL(string: "http://127.0.0.1:\(closedPort)/n")!)
             defer { refused.server.stop() }
