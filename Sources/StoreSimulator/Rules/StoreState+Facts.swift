@@ -1,40 +1,5 @@
-public import StoreModels
+import StoreModels
 import Synchronization
-
-/// The facts every face of the store shows, each computed here once: StoreKit 1, StoreKit 2, the App Store server, the
-/// purchase module and the feed expectations ask these functions and translate the answer, never decide it.
-extension SimulatedStore {
-    /// Apple's status of each subscription an account has: its own, one per group, by original transaction; then each
-    /// subscription a family member shares with it, by original transaction. With `groupID`, those of one group.
-    public func subscriptionStatuses(of account: String = SimulatedStore.defaultAccount, groupID: String? = nil)
-        -> [StoreSubscriptionStatus]
-    {
-        state.withLock { $0.subscriptionStatuses(of: account, groupID: groupID) }
-    }
-
-    /// The transactions that entitle an account now, oldest first (StoreKit 2's `Transaction.currentEntitlements`):
-    /// the latest owned transaction of each non-consumable, every owned non-renewing subscription, the current period
-    /// of each own subscription that is active or in a billing grace period, and each shared period that is the
-    /// current period of a purchaser's subscription in those phases.
-    public func currentEntitlements(of account: String = SimulatedStore.defaultAccount) -> [TransactionRecord] {
-        state.withLock { state in state.entitlementRecordIDs(of: account).compactMap { state.records[$0] } }
-    }
-
-    /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it
-    /// (a period shared by its family counts), and never had a free trial or introductory period there.
-    public func isEligibleForIntroductoryOffer(groupID: String, account: String = SimulatedStore.defaultAccount)
-        -> Bool
-    {
-        state.withLock { $0.isEligibleForIntroductoryOffer(account: account, groupID: groupID) }
-    }
-
-    /// The transactions a view of an account's purchase history lists, oldest first.
-    public func transactionHistory(of account: String = SimulatedStore.defaultAccount, view: TransactionHistoryView)
-        -> [TransactionRecord]
-    {
-        state.withLock { $0.records(of: account) }.filter { StoreState.isListed($0, in: view) }
-    }
-}
 
 extension StoreState {
     /// Apple's status of an account's own subscription.
