@@ -306,13 +306,11 @@ final class FeedInterpreter {
                 case .interrupt: .interrupt
                 case .changeStorefront: .succeed
                 }
-            store.script(scripted, forProduct: product)
+            return perform(.script(scripted, productID: product))
         case .approve(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.approveAskToBuy(id) } catch { return error.detail }
+            return perform(reference) { .approveAskToBuy($0) }
         case .decline(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.declineAskToBuy(id) } catch { return error.detail }
+            return perform(reference) { .declineAskToBuy($0) }
         case .finish(let reference):
             guard let id = resolve(reference), let queue = users[currentSeat]?.queue,
                 let transaction = queue.transactions.first(where: { $0.storeIdentifier == id })
@@ -328,36 +326,32 @@ final class FeedInterpreter {
                 return "the clock would pass \(ISO8601.format(ISO8601.latest)), the latest date a feed's clock reaches"
             }
             // Each renewal is logged as the store handles it, before the callbacks it causes, which run during the move.
-            do { try store.advance(to: target) { log($0) } } catch { return error.detail }
+            return perform(.advance(to: target)) { log($0) }
         case .refund(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { _ = try store.refund(id) } catch { return error.detail }
+            return perform(reference) { .refund($0) }
         case .family(let name, let users):
-            do { try store.joinFamily(name, accounts: users) } catch { return error.detail }
+            return perform(.joinFamily(name, accounts: users))
         case .leaveFamily(let user):
-            do { try store.leaveFamily(account: user) } catch { return error.detail }
+            return perform(.leaveFamily(account: user))
         case .reverseRefund(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { _ = try store.reverseRefund(transactionID: id) } catch { return error.detail }
+            return perform(reference) { .reverseRefund($0) }
         case .refundRequest(let reference, let reason):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.requestRefund(id, reason: reason) } catch { return error.detail }
+            return perform(reference) { .requestRefund($0, reason: reason) }
         case .refundDecline(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.declineRefund(id) } catch { return error.detail }
+            return perform(reference) { .declineRefund($0) }
         case .delete(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.deleteTransaction(id) } catch { return error.detail }
+            return perform(reference) { .deleteTransaction($0) }
         case .clearTransactions:
-            store.clearTransactions()
+            return perform(.clearTransactions)
         case .resolve(let reference):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { _ = try store.resolveIssue(id) } catch { return error.detail }
+            return perform(reference) { .resolveIssue($0) }
         case .promote(let product, let handle):
             return promote(product, handle: handle)
         case .buyElsewhere(let product, let quantity, let handle):
             do {
-                let record = try store.buyProduct(product, quantity: quantity, account: currentUser)
+                let outcome = try store.perform(
+                    .buyProduct(productID: product, quantity: quantity, account: currentUser))
+                guard let record = outcome.transaction else { return nil }
                 track(record.id, product: product)
                 if let handle {
                     handles[handle] = record.id
@@ -366,23 +360,19 @@ final class FeedInterpreter {
                 }
             } catch { return error.detail }
         case .expire(let product):
-            do { log(try store.expireSubscription(productID: product, account: currentUser)) } catch {
-                return error.detail
-            }
+            return perform(.expireSubscription(productID: product, account: currentUser), logging: true)
         case .renew(let product):
-            do { log(try store.forceRenewal(productID: product, account: currentUser)) } catch { return error.detail }
+            return perform(.forceRenewal(productID: product, account: currentUser), logging: true)
         case .autoRenew(let reference, let on):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do { try store.setAutoRenew(on, transactionID: id) } catch { return error.detail }
+            return perform(reference) { .setAutoRenew(on, transactionID: $0) }
         case .priceIncrease(let reference, let action):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            do {
+            return perform(reference) {
                 switch action {
-                case "request": try store.requestPriceIncreaseConsent(id)
-                case "consent": try store.consentToPriceIncrease(id)
-                default: try store.declinePriceIncrease(id)
+                case "request": .requestPriceIncreaseConsent($0)
+                case "consent": .consentToPriceIncrease($0)
+                default: .declinePriceIncrease($0)
                 }
-            } catch { return error.detail }
+            }
         case .restart:
             return restart()
         case .expect(let expectation):
@@ -395,6 +385,24 @@ final class FeedInterpreter {
             return performStoreKit2(step)
         }
         return nil
+    }
+
+    /// Applies a store operation; an error becomes the step's failure. With `logging`, the subscription events it
+    /// returns are logged after it; `report` hears those of each instant of a move of the clock as they are handled.
+    private func perform(
+        _ operation: StoreOperation, logging: Bool = false, report: ([SubscriptionEvent]) -> Void = { _ in }
+    ) -> String? {
+        do {
+            let outcome = try store.perform(operation, reporting: report)
+            if logging { log(outcome.subscriptionEvents) }
+        } catch { return error.detail }
+        return nil
+    }
+
+    /// Applies the store operation `make` builds for the transaction a step names (a handle or an identifier).
+    private func perform(_ reference: FeedStep.Reference, _ make: (UInt64) -> StoreOperation) -> String? {
+        guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+        return perform(make(id))
     }
 
     /// A promoted in-app purchase bought in the App Store: every observer of the current device is asked whether to

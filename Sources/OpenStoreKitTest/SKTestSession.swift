@@ -213,7 +213,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: ``SKTestError`` `noTransactionFound`.
     public func deleteTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.deleteTransaction(id) }
+        try perform(.deleteTransaction(id))
     }
 
     // MARK: Ask to Buy
@@ -223,7 +223,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` if it does not wait for approval.
     public func approveAskToBuyTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.approveAskToBuy(id) }
+        try perform(.approveAskToBuy(id))
     }
 
     /// Declines a pending Ask to Buy request: the `.deferred` transaction leaves the queue with no further callback.
@@ -231,7 +231,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` if it does not wait for approval.
     public func declineAskToBuyTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.declineAskToBuy(id) }
+        try perform(.declineAskToBuy(id))
     }
 
     // MARK: Subscriptions
@@ -240,8 +240,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// - Throws: ``SKTestError`` `invalidProductIdentifier`, `invalidProductType`, or `noSubscriptionFound`.
     public func expireSubscription(productIdentifier: String) throws(SKTestError) {
-        try Self.run { () throws(StoreSimulatorError) in _ = try store.expireSubscription(productID: productIdentifier)
-        }
+        try perform(.expireSubscription(productID: productIdentifier))
     }
 
     /// Ends the current period now and starts the next: a new `.purchased` transaction for every payment queue of the
@@ -249,7 +248,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// - Throws: ``SKTestError`` `invalidProductIdentifier`, `invalidProductType`, or `noSubscriptionFound`.
     public func forceRenewalOfSubscription(productIdentifier: String) throws(SKTestError) {
-        try Self.run { () throws(StoreSimulatorError) in _ = try store.forceRenewal(productID: productIdentifier) }
+        try perform(.forceRenewal(productID: productIdentifier))
     }
 
     /// Turns auto-renew back on for the subscription of a transaction.
@@ -257,7 +256,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: ``SKTestError`` `noTransactionFound`, `invalidProductType`, `noSubscriptionFound` or `invalidAction`.
     public func enableAutoRenewForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.setAutoRenew(true, transactionID: id) }
+        try perform(.setAutoRenew(true, transactionID: id))
     }
 
     /// Turns auto-renew off for the subscription of a transaction: it expires at the end of the period.
@@ -265,7 +264,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: as ``enableAutoRenewForTransaction(identifier:)``.
     public func disableAutoRenewForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.setAutoRenew(false, transactionID: id) }
+        try perform(.setAutoRenew(false, transactionID: id))
     }
 
     /// Resolves an interrupted purchase (a new `.purchased` transaction for the same product and quantity, on the
@@ -274,7 +273,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` if the transaction has no issue.
     public func resolveIssueForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in _ = try store.resolveIssue(id) }
+        try perform(.resolveIssue(id))
     }
 
     /// Marks a price increase of the subscription of a transaction as waiting for consent; without consent the
@@ -283,7 +282,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: as ``enableAutoRenewForTransaction(identifier:)``.
     public func requestPriceIncreaseConsentForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.requestPriceIncreaseConsent(id) }
+        try perform(.requestPriceIncreaseConsent(id))
     }
 
     /// The customer consents to the pending price increase: the subscription renews.
@@ -291,7 +290,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: as ``enableAutoRenewForTransaction(identifier:)``; `invalidAction` if none is pending.
     public func consentToPriceIncreaseForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.consentToPriceIncrease(id) }
+        try perform(.consentToPriceIncrease(id))
     }
 
     /// The customer declines the pending price increase: auto-renew goes off.
@@ -299,7 +298,7 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: as ``enableAutoRenewForTransaction(identifier:)``; `invalidAction` if none is pending.
     public func declinePriceIncreaseForTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in try store.declinePriceIncrease(id) }
+        try perform(.declinePriceIncrease(id))
     }
 
     // MARK: Outside the app
@@ -308,7 +307,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///
     /// - Throws: ``SKTestError`` `invalidProductIdentifier`.
     public func buyProduct(productIdentifier: String) throws(SKTestError) {
-        try Self.run { () throws(StoreSimulatorError) in _ = try store.buyProduct(productIdentifier) }
+        try perform(.buyProduct(productID: productIdentifier))
     }
 
     /// Refunds a transaction now: it gets a cancellation date, a subscription ends, and payment queues hear
@@ -318,7 +317,7 @@ public final class SKTestSession: NSObject, Sendable {
     ///   was refunded already.
     public func refundTransaction(identifier: Int) throws(SKTestError) {
         let id = try Self.storeID(identifier)
-        try Self.run { () throws(StoreSimulatorError) in _ = try store.refund(id) }
+        try perform(.refund(id))
     }
 
     // MARK: Time
@@ -346,10 +345,16 @@ public final class SKTestSession: NSObject, Sendable {
     /// - Throws: as ``advance(by:)``.
     @discardableResult
     public func advance(to date: Date) throws(SKTestError) -> [SubscriptionEvent] {
-        try Self.run { () throws(StoreSimulatorError) in try store.advance(to: date) }
+        try perform(.advance(to: date)).subscriptionEvents
     }
 
     // MARK: Helpers
+
+    /// Applies a store operation, its error as this session's.
+    @discardableResult
+    private func perform(_ operation: StoreOperation) throws(SKTestError) -> StoreOperation.Outcome {
+        try Self.run { () throws(StoreSimulatorError) in try store.perform(operation) }
+    }
 
     private static func storeID(_ identifier: Int) throws(SKTestError) -> UInt64 {
         guard let id = UInt64(exactly: identifier) else {

@@ -53,19 +53,17 @@
                     body.integer(
                         "quantity", in: Int64(range.lowerBound)...Int64(range.upperBound),
                         "a whole number from \(range.lowerBound) to \(range.upperBound)") ?? 1)
-                let record = try driver.perform { store throws(StoreSimulatorError) in
-                    try store.buyProduct(product, quantity: quantity, account: account)
-                }
+                let outcome = try driver.perform(.buyProduct(productID: product, quantity: quantity, account: account))
+                guard let record = outcome.transaction else { throw ControlError("the purchase made no transaction") }
                 return Self.ok(["transactionId": String(record.id), "originalTransactionId": String(record.originalID)])
             case ("POST", 1) where route[0] == "family":
                 let name = try body.requiredString("family")
                 let accounts = try body.requiredStrings("accounts")
-                try driver.perform { store throws(StoreSimulatorError) in try store.joinFamily(name, accounts: accounts)
-                }
+                try driver.perform(.joinFamily(name, accounts: accounts))
                 return Self.ok(["family": name, "accounts": store.familyMembers(name)])
             case ("POST", 2) where route[0] == "family" && route[1] == "leave":
                 let account = try body.requiredString("account")
-                try driver.perform { store throws(StoreSimulatorError) in try store.leaveFamily(account: account) }
+                try driver.perform(.leaveFamily(account: account))
                 return Self.ok(["account": account])
             case ("POST", 1) where route[0] == "advance":
                 let now = JWSDate(store.now).millisecondsSince1970
@@ -86,17 +84,15 @@
                         "a whole number of milliseconds since 1970 after the store's clock (now \(now))")
                     target = Date(timeIntervalSince1970: Double(to ?? now) / 1000)
                 }
-                let events = try driver.perform { store throws(StoreSimulatorError) in try store.advance(to: target) }
+                let events = try driver.perform(.advance(to: target)).subscriptionEvents
                 return Self.ok(["now": JWSDate(store.now).millisecondsSince1970, "subscriptionEvents": events.count])
             case ("POST", 1) where route[0] == "settings":
                 let retry = try body.bool("billingRetryOnRenewal")
                 let grace = try body.bool("billingGracePeriodEnabled")
-                try driver.perform { store in
-                    store.updateSettings { settings in
-                        if let retry { settings.billingRetryOnRenewal = retry }
-                        if let grace { settings.billingGracePeriodEnabled = grace }
-                    }
-                }
+                var settings = store.settings
+                if let retry { settings.billingRetryOnRenewal = retry }
+                if let grace { settings.billingGracePeriodEnabled = grace }
+                try driver.perform(.updateSettings(settings))
                 return Self.ok([:])
             case ("GET", 1) where route[0] == "notifications":
                 let encoder = JSONEncoder()
@@ -129,39 +125,31 @@
             case ("POST", "refund"):
                 let raw = try body.integer("reason", in: 0...1, "0 (other) or 1 (an issue in the app)") ?? 0
                 let reason = TransactionRecord.RevocationReason(rawValue: Int(raw)) ?? .other
-                _ = try driver.perform { store throws(StoreSimulatorError) in try store.refund(id, reason: reason) }
+                try driver.perform(.refund(id, reason: reason))
             case ("POST", "refund-reverse"):
-                _ = try driver.perform { store throws(StoreSimulatorError) in try store.reverseRefund(transactionID: id)
-                }
+                try driver.perform(.reverseRefund(id))
             case ("POST", "refund-request"):
                 let reasons = RefundRequestReason.allCases.map(\.rawValue).joined(separator: ", ")
                 let raw = try body.string("reason") ?? RefundRequestReason.unsatisfiedWithPurchase.rawValue
                 guard let reason = RefundRequestReason(rawValue: raw) else {
                     throw ControlError("reason must be one of \(reasons), not \"\(raw)\"")
                 }
-                try driver.perform { store throws(StoreSimulatorError) in try store.requestRefund(id, reason: reason) }
+                try driver.perform(.requestRefund(id, reason: reason))
             case ("POST", "refund-decline"):
-                try driver.perform { store throws(StoreSimulatorError) in try store.declineRefund(id) }
+                try driver.perform(.declineRefund(id))
             case ("POST", "auto-renew"):
                 guard let enabled = try body.bool("enabled") else {
                     throw ControlError("enabled (true or false) is required")
                 }
-                try driver.perform { store throws(StoreSimulatorError) in
-                    try store.setAutoRenew(enabled, transactionID: id)
-                }
+                try driver.perform(.setAutoRenew(enabled, transactionID: id))
             case ("POST", "resolve-billing"):
-                _ = try driver.perform { store throws(StoreSimulatorError) in try store.resolveIssue(id) }
+                try driver.perform(.resolveIssue(id))
             case ("POST", "price-increase"):
                 switch try body.string("action") {
-                case "request":
-                    try driver.perform { store throws(StoreSimulatorError) in try store.requestPriceIncreaseConsent(id)
-                    }
-                case "consent":
-                    try driver.perform { store throws(StoreSimulatorError) in try store.consentToPriceIncrease(id) }
-                case "decline":
-                    try driver.perform { store throws(StoreSimulatorError) in try store.declinePriceIncrease(id) }
-                default:
-                    throw ControlError("action is required: request, consent or decline")
+                case "request": try driver.perform(.requestPriceIncreaseConsent(id))
+                case "consent": try driver.perform(.consentToPriceIncrease(id))
+                case "decline": try driver.perform(.declinePriceIncrease(id))
+                default: throw ControlError("action is required: request, consent or decline")
                 }
             case ("GET", "consumption"):
                 guard let info = driver.consumption(forTransaction: id) else {

@@ -56,14 +56,15 @@
             }
         }
 
-        /// Makes a change to the store, runs its lane (so the change's notifications are made) and queues the retries
-        /// the store's clock reached. One change at a time.
-        func perform<T>(_ change: (SimulatedStore) throws(StoreSimulatorError) -> T) throws(StoreSimulatorError) -> T {
-            try state.withLock { _ throws(StoreSimulatorError) -> T in
-                let result = try change(store)
+        /// Applies an operation to the store, runs its lane (so the change's notifications are made) and queues the
+        /// retries the store's clock reached. One operation at a time.
+        @discardableResult
+        func perform(_ operation: StoreOperation) throws(StoreSimulatorError) -> StoreOperation.Outcome {
+            try state.withLock { _ throws(StoreSimulatorError) -> StoreOperation.Outcome in
+                let outcome = try store.perform(operation)
                 store.runUntilIdle()
                 notifications.queueDueRetries()
-                return result
+                return outcome
             }
         }
 
@@ -188,11 +189,9 @@
 
         /// Extends one subscription and sends RENEWAL_EXTENDED.
         func extend(originalID: UInt64, days: Int) throws(APIError) -> SubscriptionState {
-            let extended: SubscriptionState
+            let outcome: StoreOperation.Outcome
             do {
-                extended = try perform { store throws(StoreSimulatorError) in
-                    try store.extendRenewalDate(originalID: originalID, by: TimeInterval(days) * 86_400)
-                }
+                outcome = try perform(.extendRenewalDate(originalID: originalID, by: TimeInterval(days) * 86_400))
             } catch {
                 switch error.code {
                 case .unknownTransaction: throw .originalTransactionIdNotFound
@@ -200,6 +199,7 @@
                 default: throw .generalInternal
                 }
             }
+            guard case .subscription(let extended) = outcome else { throw .generalInternal }
             return extended
         }
 

@@ -92,13 +92,15 @@
             return URL(string: "http://\(shown):\(http.port)")!
         }
 
-        /// Changes the store as the control API does (one change at a time, the lane run after it, so the change's
-        /// notifications are made when it returns). A change made on the store directly is notified the same way once
-        /// its lane runs.
-        public func perform<T>(_ change: (SimulatedStore) throws(StoreSimulatorError) -> T) throws(StoreSimulatorError)
-            -> T
-        {
-            try driver.perform(change)
+        /// Applies an operation to the store as the control API does (one at a time, the lane run after it, so the
+        /// change's notifications are made when it returns). A change made on the store directly is notified the same
+        /// way once its lane runs.
+        ///
+        /// - Returns: What the operation made or changed (``StoreSimulator/SimulatedStore/perform(_:reporting:)``).
+        /// - Throws: The store's error for the operation, with nothing changed.
+        @discardableResult
+        public func perform(_ operation: StoreOperation) throws(StoreSimulatorError) -> StoreOperation.Outcome {
+            try driver.perform(operation)
         }
 
         /// Stops listening and sending (waiting for the requests being answered); the store stays open. Idempotent.

@@ -151,13 +151,14 @@ public final class SimulatedStore: Sendable {
             change(&state.settings)
             return (before, state.settings.storefront, journal == nil ? nil : state.settings)
         }
-        if let settings { journal?.record(.updateSettings(settings)) }  // under the gate, before anyone hears of it
+        // Recorded under the gate, before anyone hears of it.
+        if let settings { journal?.record(.operation(.updateSettings(settings))) }
         if before != after { broadcast(.storefrontChanged(after)) }
     }
 
     /// Replaces the catalog and default settings, and puts the settings back to the new defaults. History stays.
     public func reconfigure(_ configuration: StoreConfiguration) {
-        journal?.begin(.reconfigure(configuration))
+        journal?.begin(.operation(.reconfigure(configuration)))
         defer { journal?.end() }
         state.withLock {
             $0.configuration = configuration
@@ -174,7 +175,7 @@ public final class SimulatedStore: Sendable {
     /// Chooses the outcome of a coming purchase of `productID` (of any product when `nil`). Outcomes are used in the
     /// order they were scripted.
     public func script(_ outcome: ScriptedOutcome, forProduct productID: String? = nil) {
-        journal?.begin(.script(outcome, productID: productID))
+        journal?.begin(.operation(.script(outcome, productID: productID)))
         defer { journal?.end() }
         state.withLock { $0.scripted.append((productID, outcome)) }
     }
@@ -223,7 +224,7 @@ public final class SimulatedStore: Sendable {
 
     /// Removes every transaction from the history (and from devices' queues), so one-time purchases can be repeated.
     public func clearTransactions() {
-        journal?.begin(.clearTransactions)
+        journal?.begin(.operation(.clearTransactions))
         defer { journal?.end() }
         let removed = state.withLock { state -> [String: [UInt64]] in
             state.records.removeAll()
@@ -244,7 +245,7 @@ public final class SimulatedStore: Sendable {
     ///
     /// - Throws: `unknownTransaction` if no transaction has the identifier.
     public func deleteTransaction(_ id: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.deleteTransaction(id))
+        journal?.begin(.operation(.deleteTransaction(id)))
         defer { journal?.end() }
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }

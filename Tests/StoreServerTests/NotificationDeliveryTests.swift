@@ -248,9 +248,7 @@
             let store = SimulatedStore(lane: .manual)
             let first = try ServerFixture(notificationsURL: receiver.url, historyPath: path, store: store)
             for _ in 0..<40 {
-                _ = try first.server.perform { store throws(StoreSimulatorError) in
-                    try store.buyProduct("com.example.coins100", account: "alice")
-                }
+                try first.server.perform(.buyProduct(productID: "com.example.coins100", account: "alice"))
             }
             first.server.stop()  // most of the 40 are still queued: none of them may be attempted now
             let attempted = first.server.notifications.records.filter { !$0.attempts.isEmpty }

@@ -51,9 +51,7 @@
             let receiver = try TestReceiver()
             let store = SimulatedStore(lane: .manual)
             let first = try ServerFixture(notificationsURL: receiver.url, historyPath: path, store: store)
-            _ = try first.server.perform { store throws(StoreSimulatorError) in
-                try store.buyProduct("com.example.coins100", account: "alice")
-            }
+            try first.server.perform(.buyProduct(productID: "com.example.coins100", account: "alice"))
             try await bounded("the delivery") { await first.server.notifications.idle() }
             first.server.stop()
             var text = try String(contentsOfFile: path, encoding: .utf8)

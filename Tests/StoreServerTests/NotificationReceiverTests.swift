@@ -21,12 +21,10 @@
             defer { fixture.server.stop() }
             let attempted = Attempted()
             fixture.server.notifications.observeAttempts { record in attempted.records.withLock { $0.append(record) } }
-            let record = try fixture.server.perform { store throws(StoreSimulatorError) in
-                try store.buyProduct("com.example.premium.monthly", account: "alice")
-            }
-            _ = try fixture.server.perform { store throws(StoreSimulatorError) in
-                try store.advance(by: 7 * 86_400)
-            }
+            let record = try #require(
+                try fixture.server.perform(.buyProduct(productID: "com.example.premium.monthly", account: "alice"))
+                    .transaction)
+            try fixture.server.perform(.advance(to: fixture.store.now.addingTimeInterval(7 * 86_400)))
             try await bounded("the deliveries") { await fixture.server.notifications.idle() }
             let received = receiver.received
             #expect(received.map(\.type) == ["SUBSCRIBED", "DID_RENEW"])
@@ -52,9 +50,7 @@
             defer { receiver.stop() }
             let fixture = try ServerFixture(notificationsURL: receiver.url)
             defer { fixture.server.stop() }
-            _ = try fixture.server.perform { store throws(StoreSimulatorError) in
-                try store.buyProduct("com.example.pro", account: "alice")
-            }
+            try fixture.server.perform(.buyProduct(productID: "com.example.pro", account: "alice"))
             try await bounded("the refused delivery") { await fixture.server.notifications.idle() }
             let received = try #require(receiver.received.first)
             #expect(received.verificationFailure?.contains("com.example.other") == true)

@@ -163,7 +163,7 @@ struct RefundReversalTests {
         let path = directory.file("state.sqlite")
         try SimulatedStore(statePath: path, lane: .manual).close()
         var writer = JournalWriter()
-        StoreCommand.reverseRefund(1).encode(at: ManualClock().now, into: &writer)
+        StoreCommand.operation(.reverseRefund(1)).encode(at: ManualClock().now, into: &writer)
         let sequence = try LedgerDatabase(path: path).write { txn in
             try txn.appendLog(Array(writer.bytes.dropLast(2)), to: StoreJournal.logName)
         }

@@ -66,15 +66,13 @@ struct RenewalExtensionStateTests {
         try created.close()
         let purchase: [UInt8] = {
             writer.reset()
-            StoreCommand.buyProduct(
-                productID: Self.monthly, quantity: 1, account: SimulatedStore.defaultAccount, applicationUsername: nil
-            ).encode(at: start, into: &writer)
+            StoreCommand.operation(.buyProduct(productID: Self.monthly)).encode(at: start, into: &writer)
             return writer.bytes
         }()
         let later = start.addingTimeInterval(70 * 86_400)
         let advance: [UInt8] = {
             writer.reset()
-            StoreCommand.advance(to: later).encode(at: start, into: &writer)
+            StoreCommand.operation(.advance(to: later)).encode(at: start, into: &writer)
             return writer.bytes
         }()
         #expect(purchase[0] == 14)
@@ -123,7 +121,8 @@ struct RenewalExtensionStateTests {
         let path = directory.file("state.sqlite")
         try SimulatedStore(statePath: path, lane: .manual).close()
         var writer = JournalWriter()
-        StoreCommand.extendRenewalDate(originalID: 1, by: -86_400).encode(at: ManualClock().now, into: &writer)
+        StoreCommand.operation(.extendRenewalDate(originalID: 1, by: -86_400)).encode(
+            at: ManualClock().now, into: &writer)
         let sequence = try LedgerDatabase(path: path).write { txn in
             try txn.appendLog(writer.bytes, to: StoreJournal.logName)
         }

@@ -70,9 +70,7 @@ extension BenchmarkSuite {
                     store: store,
                     configuration: StoreServerConfiguration(
                         apiKeys: [APIKey(keyID: "BENCH", key: key)], issuerID: "issuer")),
-                let record = try? server.perform({ store throws(StoreSimulatorError) in
-                    try store.buyProduct("com.example.pro")
-                }),
+                let record = try? server.perform(.buyProduct(productID: "com.example.pro")).transaction,
                 let token = token(key: key, now: store.now)
             else { return { 0 } }
             let request = Array(
@@ -172,8 +170,7 @@ extension BenchmarkSuite {
                     let before = receiver.posts
                     let start = Stopwatch.now()
                     guard
-                        (try? server.perform({ store throws(StoreSimulatorError) in try store.advance(to: renewal) }))
-                            != nil
+                        (try? server.perform(.advance(to: renewal))) != nil
                     else { return 0 }
                     changes.add(Double(Stopwatch.now() - start) / 1_000)
                     guard idle(server.notifications, within: 120) else { return 0 }

@@ -23,7 +23,7 @@ extension SimulatedStore {
             state.accountSettings[account] = settings.followsStore ? nil : settings
             return settings
         }
-        journal?.record(.updateAccountSettings(account: account, settings))
+        journal?.record(.operation(.updateAccountSettings(account: account, settings)))
     }
 
     /// Whether an account may make payments (`SKPaymentQueue.canMakePayments()` on its devices): its own setting,

@@ -114,10 +114,13 @@ extension SimulatedStore {
 
     // MARK: Replay
 
-    /// Applies a command read from a journal, as the method that recorded it did. Failures are the method's own
-    /// (an unknown transaction, say) and happened the same way the first time, so they are ignored.
+    /// Applies a command read from a journal, as it was applied when recorded: an operation through the entry point
+    /// every operation takes (``perform(_:reporting:)``), a device's step as the device took it. Failures are the
+    /// operation's own (an unknown transaction, say) and happened the same way the first time, so they are ignored.
     func replay(_ command: StoreCommand) {
         switch command {
+        case .operation(let operation):
+            _ = try? apply(operation, replaying: true)
         case .submit(let request, let deviceID):
             _ = submit(request, to: state.withLock { $0.device(deviceID) })
         case .processPayment(let id, let deviceID, let continues):
@@ -131,62 +134,8 @@ extension SimulatedStore {
             restore(deviceID: deviceID, applicationUsername: username)
         case .connect(let deviceID, let account):
             registerDevice(deviceID, account: account)
-        case .updateSettings(let settings):
-            updateSettings { $0 = settings }
-        case .reconfigure(let configuration):
-            reconfigure(configuration)
-        case .script(let outcome, let productID):
-            script(outcome, forProduct: productID)
-        case .clearTransactions:
-            clearTransactions()
-        case .deleteTransaction(let id):
-            try? deleteTransaction(id)
-        case .approveAskToBuy(let id):
-            try? approveAskToBuy(id)
-        case .declineAskToBuy(let id):
-            try? declineAskToBuy(id)
-        case .refund(let id, let reason):
-            _ = try? refund(id, reason: reason)
-        case .buyProduct(let productID, let quantity, let account, let username):
-            _ = try? buyProduct(productID, quantity: quantity, account: account, applicationUsername: username)
-        case .resolveIssue(let id):
-            _ = try? resolveIssue(id)
-        case .expireSubscription(let productID, let account):
-            _ = try? expireSubscription(productID: productID, account: account)
-        case .forceRenewal(let productID, let account):
-            _ = try? forceRenewal(productID: productID, account: account)
-        case .setAutoRenew(let enabled, let id):
-            try? setAutoRenew(enabled, transactionID: id)
-        case .requestPriceIncreaseConsent(let id):
-            try? requestPriceIncreaseConsent(id)
-        case .consentToPriceIncrease(let id):
-            try? consentToPriceIncrease(id)
-        case .declinePriceIncrease(let id):
-            try? declinePriceIncrease(id)
-        case .advance(let date):
-            _ = try? advance(to: date, limitingRenewals: false)  // a recorded date is one the clock can show
-        case .setReceiptExpired(let expired, let deviceID):
-            setReceiptExpired(expired, deviceID: deviceID)
         case .moveClock:
             break  // the clock was moved to the entry's time before it was replayed
-        case .updateAccountSettings(let account, let settings):
-            updateAccountSettings(account) { $0 = settings }
-        case .showPriceConsent(let account):
-            showPriceConsent(account: account)
-        case .setHistoryRetention(let retention):
-            historyRetention = retention
-        case .extendRenewalDate(let originalID, let interval):
-            _ = try? extendRenewalDate(originalID: originalID, by: interval)
-        case .reverseRefund(let id):
-            _ = try? reverseRefund(transactionID: id)
-        case .requestRefund(let id, let reason):
-            try? requestRefund(id, reason: reason)
-        case .declineRefund(let id):
-            try? declineRefund(id)
-        case .joinFamily(let family, let account):
-            try? joinFamily(family, account: account)
-        case .leaveFamily(let account):
-            try? leaveFamily(account: account)
         }
     }
 }

@@ -8,7 +8,7 @@ extension SimulatedStore {
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
     public func approveAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.approveAskToBuy(id))
+        journal?.begin(.operation(.approveAskToBuy(id)))
         defer { journal?.end() }
         let now = clock.now
         var elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)?
@@ -55,7 +55,7 @@ extension SimulatedStore {
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction does not wait for approval.
     public func declineAskToBuy(_ id: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.declineAskToBuy(id))
+        journal?.begin(.operation(.declineAskToBuy(id)))
         defer { journal?.end() }
         let deviceID = try state.withLock { state throws(StoreSimulatorError) -> String? in
             var record = try state.pendingAskToBuy(id)

@@ -22,8 +22,10 @@ extension SimulatedStore {
         applicationUsername: String? = nil
     ) throws(StoreSimulatorError) -> TransactionRecord {
         journal?.begin(
-            .buyProduct(
-                productID: productID, quantity: quantity, account: account, applicationUsername: applicationUsername))
+            .operation(
+                .buyProduct(
+                    productID: productID, quantity: quantity, account: account,
+                    applicationUsername: applicationUsername)))
         defer { journal?.end() }
         guard PaymentRequest.quantityRange.contains(quantity) else {
             throw StoreSimulatorError(.invalidAction, "quantity \(quantity) is outside 1...10")
@@ -74,7 +76,7 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, or `invalidAction` if the transaction has no issue to resolve.
     @discardableResult
     public func resolveIssue(_ id: UInt64) throws(StoreSimulatorError) -> TransactionRecord {
-        journal?.begin(.resolveIssue(id))
+        journal?.begin(.operation(.resolveIssue(id)))
         defer { journal?.end() }
         let now = clock.now
         let (record, outcome) = try state.withLock {

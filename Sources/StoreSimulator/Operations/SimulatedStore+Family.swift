@@ -23,35 +23,13 @@ extension SimulatedStore {
     /// subscriptions), and they get theirs of what it owns. Consumables, non-renewing subscriptions and products not
     /// marked shareable are never shared. A durable store keeps families in its state file.
     ///
-    /// - Throws: `invalidAction` for an empty family name (or one with control characters), or when the account is in another family (it leaves that
-    ///   one first: ``leaveFamily(account:)``). Joining the family the account is in does nothing.
+    /// - Throws: `invalidAction` for an empty family name (or one with control characters), or when the account is in
+    ///   another family (it leaves that one first: ``leaveFamily(account:)``). Joining the family the account is in
+    ///   does nothing.
     public func joinFamily(_ family: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError)
     {
-        guard Self.isFamilyName(family) else {
-            throw StoreSimulatorError(
-                .invalidAction,
-                "a family needs a name of one character or more, without control characters; \(account) was not put "
-                    + "in a family")
-        }
-        journal?.begin(.joinFamily(family, account: account))
-        defer { journal?.end() }
-        let now = clock.now
-        try state.withLock { state throws(StoreSimulatorError) in
-            if let current = state.families[account] {
-                guard current == family else {
-                    throw StoreSimulatorError(
-                        .invalidAction,
-                        "account \(account) is in family \(current); take it out of that family before putting it "
-                            + "in \(family)")
-                }
-                return
-            }
-            state.families[account] = family
-            state.shareOnJoining(account, at: now)
-        }
-        familiesInUse.store(true, ordering: .releasing)
-        tellChanges()
+        try joinFamily(family, accounts: [account])
     }
 
     /// Whether a text can name a family: not empty, no control characters.
@@ -65,18 +43,33 @@ extension SimulatedStore {
     /// - Throws: `invalidAction` for an empty family name or list, or naming the first account that is in another
     ///   family; nothing changed.
     public func joinFamily(_ family: String, accounts: [String]) throws(StoreSimulatorError) {
-        guard !accounts.isEmpty else {
+        guard let first = accounts.first else {
             throw StoreSimulatorError(.invalidAction, "name the accounts to put in family \(family)")
         }
-        for account in accounts {
-            if let current = self.family(of: account), current != family {
+        guard Self.isFamilyName(family) else {
+            throw StoreSimulatorError(
+                .invalidAction,
+                "a family needs a name of one character or more, without control characters; \(first) was not put "
+                    + "in a family")
+        }
+        journal?.begin(.operation(.joinFamily(family, accounts: accounts)))
+        defer { journal?.end() }
+        let now = clock.now
+        try state.withLock { state throws(StoreSimulatorError) in
+            for account in accounts {
+                guard let current = state.families[account], current != family else { continue }
                 throw StoreSimulatorError(
                     .invalidAction,
                     "account \(account) is in family \(current); take it out of that family before putting it in "
-                        + "\(family). No account was put in \(family).")
+                        + "\(family)" + (accounts.count > 1 ? ". No account was put in \(family)." : ""))
+            }
+            for account in accounts where state.families[account] == nil {
+                state.families[account] = family
+                state.shareOnJoining(account, at: now)
             }
         }
-        for account in accounts { try joinFamily(family, account: account) }
+        familiesInUse.store(true, ordering: .releasing)
+        tellChanges()
     }
 
     /// Takes an account out of its family. Every transaction it has through the family and every transaction the
@@ -87,7 +80,7 @@ extension SimulatedStore {
     ///
     /// - Throws: `invalidAction` when the account is in no family.
     public func leaveFamily(account: String = SimulatedStore.defaultAccount) throws(StoreSimulatorError) {
-        journal?.begin(.leaveFamily(account: account))
+        journal?.begin(.operation(.leaveFamily(account: account)))
         defer { journal?.end() }
         let now = clock.now
         try state.withLock { state throws(StoreSimulatorError) in

@@ -21,7 +21,7 @@ extension SimulatedStore {
         return state.withLock { state in
             let products = state.pendingPriceConsent(account: account)
             guard !products.isEmpty else { return [] }
-            journal?.record(.showPriceConsent(account: account))
+            journal?.record(.operation(.showPriceConsent(account: account)))
             let answer = state.settings.priceConsentAnswer
             guard answer != .dismiss else { return products }
             for key in state.priceConsentKeys(account: account) {

@@ -19,7 +19,7 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that was never refunded.
     @discardableResult
     public func reverseRefund(transactionID id: UInt64) throws(StoreSimulatorError) -> TransactionRecord {
-        journal?.begin(.reverseRefund(id))
+        journal?.begin(.operation(.reverseRefund(id)))
         defer { journal?.end() }
         let now = clock.now
         let record = try state.withLock { state throws(StoreSimulatorError) -> TransactionRecord in

@@ -21,7 +21,7 @@ extension SimulatedStore {
         _ id: UInt64,
         reason: TransactionRecord.RevocationReason = .other
     ) throws(StoreSimulatorError) -> TransactionRecord {
-        journal?.begin(.refund(id, reason: reason))
+        journal?.begin(.operation(.refund(id, reason: reason)))
         defer { journal?.end() }
         let now = clock.now
         let (record, revoked) = try state.withLock {
@@ -90,7 +90,7 @@ extension SimulatedStore {
     public func requestRefund(_ id: UInt64, reason: RefundRequestReason = .unsatisfiedWithPurchase)
         throws(StoreSimulatorError)
     {
-        journal?.begin(.requestRefund(id, reason: reason))
+        journal?.begin(.operation(.requestRefund(id, reason: reason)))
         defer { journal?.end() }
         try reportRefundDecision(.refundRequested(reason), of: id)
     }
@@ -100,7 +100,7 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``requestRefund(_:reason:)``.
     public func declineRefund(_ id: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.declineRefund(id))
+        journal?.begin(.operation(.declineRefund(id)))
         defer { journal?.end() }
         try reportRefundDecision(.refundDeclined, of: id)
     }

@@ -24,7 +24,7 @@ extension SimulatedStore {
         guard interval > 0, interval.isFinite else {
             throw StoreSimulatorError(.invalidAction, "an extension must move the renewal date later")
         }
-        journal?.begin(.extendRenewalDate(originalID: originalID, by: interval))
+        journal?.begin(.operation(.extendRenewalDate(originalID: originalID, by: interval)))
         defer { journal?.end() }
         let now = clock.now
         let extended = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in

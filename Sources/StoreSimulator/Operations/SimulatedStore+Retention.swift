@@ -5,7 +5,7 @@ extension SimulatedStore {
     public var historyRetention: HistoryRetention {
         get { state.withLock { $0.retention } }
         set {
-            journal?.begin(.setHistoryRetention(newValue))
+            journal?.begin(.operation(.setHistoryRetention(newValue)))
             defer { journal?.end() }
             state.withLock { $0.retention = newValue }
         }

@@ -24,7 +24,7 @@ extension SimulatedStore {
     public func expireSubscription(productID: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError) -> [SubscriptionEvent]
     {
-        journal?.begin(.expireSubscription(productID: productID, account: account))
+        journal?.begin(.operation(.expireSubscription(productID: productID, account: account)))
         defer { journal?.end() }
         let now = clock.now
         let outcome = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionOutcome in
@@ -48,7 +48,7 @@ extension SimulatedStore {
     public func forceRenewal(productID: String, account: String = SimulatedStore.defaultAccount)
         throws(StoreSimulatorError) -> [SubscriptionEvent]
     {
-        journal?.begin(.forceRenewal(productID: productID, account: account))
+        journal?.begin(.operation(.forceRenewal(productID: productID, account: account)))
         defer { journal?.end() }
         let now = clock.now
         let outcome = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionOutcome in
@@ -95,7 +95,7 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, `invalidProductType` for a transaction that is not of an auto-renewable
     ///   subscription, `noSubscription` if its subscription was replaced, or `invalidAction` if it expired.
     public func setAutoRenew(_ enabled: Bool, transactionID: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.setAutoRenew(enabled, transactionID: transactionID))
+        journal?.begin(.operation(.setAutoRenew(enabled, transactionID: transactionID)))
         defer { journal?.end() }
         let now = clock.now
         try state.withLock { state throws(StoreSimulatorError) in
@@ -123,7 +123,7 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``.
     public func requestPriceIncreaseConsent(_ transactionID: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.requestPriceIncreaseConsent(transactionID))
+        journal?.begin(.operation(.requestPriceIncreaseConsent(transactionID)))
         defer { journal?.end() }
         let account = try changePriceIncrease(transactionID, expectPending: false, change: .priceIncreaseRequested) {
             subscription in
@@ -137,7 +137,7 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``, or `invalidAction` if no price increase is pending.
     public func consentToPriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.consentToPriceIncrease(transactionID))
+        journal?.begin(.operation(.consentToPriceIncrease(transactionID)))
         defer { journal?.end() }
         _ = try changePriceIncrease(transactionID, expectPending: true, change: .priceIncreaseConsented) {
             subscription in
@@ -151,7 +151,7 @@ extension SimulatedStore {
     ///
     /// - Throws: as ``setAutoRenew(_:transactionID:)``, or `invalidAction` if no price increase is pending.
     public func declinePriceIncrease(_ transactionID: UInt64) throws(StoreSimulatorError) {
-        journal?.begin(.declinePriceIncrease(transactionID))
+        journal?.begin(.operation(.declinePriceIncrease(transactionID)))
         defer { journal?.end() }
         _ = try changePriceIncrease(transactionID, expectPending: true, change: .priceIncreaseDeclined) {
             subscription in

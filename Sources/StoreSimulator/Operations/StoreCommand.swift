@@ -1,7 +1,8 @@
 import Foundation
 import StoreModels
 
-/// One change to a store as its journal records it: the public method that made it, with its arguments.
+/// One change to a store as its journal records it: an operation (``StoreOperation``), or a step a device took
+/// through its connection, with its arguments.
 ///
 /// A durable store appends a command to its journal before applying it. Replaying the commands in order, each at the
 /// store time it was recorded at, on a fresh store reproduces the state exactly, because the engine is deterministic.
@@ -19,62 +20,10 @@ enum StoreCommand: Sendable {
     case restore(deviceID: String, applicationUsername: String?)
     /// ``SimulatedStore/connect(deviceID:account:frontEnd:listener:)``: a device signed in to an account.
     case connect(deviceID: String, account: String)
-    /// ``SimulatedStore/updateSettings(_:)``, with the settings it left.
-    case updateSettings(StoreSettings)
-    /// ``SimulatedStore/reconfigure(_:)``.
-    case reconfigure(StoreConfiguration)
-    /// ``SimulatedStore/script(_:forProduct:)``.
-    case script(ScriptedOutcome, productID: String?)
-    /// ``SimulatedStore/clearTransactions()``.
-    case clearTransactions
-    /// ``SimulatedStore/deleteTransaction(_:)``.
-    case deleteTransaction(UInt64)
-    /// ``SimulatedStore/approveAskToBuy(_:)``.
-    case approveAskToBuy(UInt64)
-    /// ``SimulatedStore/declineAskToBuy(_:)``.
-    case declineAskToBuy(UInt64)
-    /// ``SimulatedStore/refund(_:reason:)``.
-    case refund(UInt64, reason: TransactionRecord.RevocationReason)
-    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:)``.
-    case buyProduct(productID: String, quantity: Int, account: String, applicationUsername: String?)
-    /// ``SimulatedStore/resolveIssue(_:)``.
-    case resolveIssue(UInt64)
-    /// ``SimulatedStore/expireSubscription(productID:account:)``.
-    case expireSubscription(productID: String, account: String)
-    /// ``SimulatedStore/forceRenewal(productID:account:)``.
-    case forceRenewal(productID: String, account: String)
-    /// ``SimulatedStore/setAutoRenew(_:transactionID:)``.
-    case setAutoRenew(Bool, transactionID: UInt64)
-    /// ``SimulatedStore/requestPriceIncreaseConsent(_:)``.
-    case requestPriceIncreaseConsent(UInt64)
-    /// ``SimulatedStore/consentToPriceIncrease(_:)``.
-    case consentToPriceIncrease(UInt64)
-    /// ``SimulatedStore/declinePriceIncrease(_:)``.
-    case declinePriceIncrease(UInt64)
-    /// ``SimulatedStore/advance(to:)``.
-    case advance(to: Date)
-    /// ``SimulatedStore/setReceiptExpired(_:deviceID:)``.
-    case setReceiptExpired(Bool, deviceID: String)
     /// The clock was moved directly (not through the store); recorded when the journal is flushed or closed.
     case moveClock
-    /// ``SimulatedStore/updateAccountSettings(_:_:)``, with the settings it left the account.
-    case updateAccountSettings(account: String, AccountSettings)
-    /// ``SimulatedStore/showPriceConsent(account:)``.
-    case showPriceConsent(account: String)
-    /// ``SimulatedStore/historyRetention`` set.
-    case setHistoryRetention(HistoryRetention)
-    /// ``SimulatedStore/extendRenewalDate(originalID:by:)``.
-    case extendRenewalDate(originalID: UInt64, by: TimeInterval)
-    /// ``SimulatedStore/reverseRefund(transactionID:)``.
-    case reverseRefund(UInt64)
-    /// ``SimulatedStore/requestRefund(_:reason:)``.
-    case requestRefund(UInt64, reason: RefundRequestReason)
-    /// ``SimulatedStore/declineRefund(_:)``.
-    case declineRefund(UInt64)
-    /// ``SimulatedStore/joinFamily(_:account:)``.
-    case joinFamily(String, account: String)
-    /// ``SimulatedStore/leaveFamily(account:)``.
-    case leaveFamily(account: String)
+    /// A change made through ``SimulatedStore/perform(_:reporting:)`` or the store's method of the same name.
+    case operation(StoreOperation)
 
     /// The tag of each case in the binary format. Never renumbered or reused.
     fileprivate enum Tag: UInt8 {
@@ -111,6 +60,7 @@ enum StoreCommand: Sendable {
         case declineRefund = 31
         case joinFamily = 32
         case leaveFamily = 33
+        case joinFamilyAccounts = 34
     }
 
     // MARK: Encoding
@@ -139,6 +89,16 @@ enum StoreCommand: Sendable {
             writer.header(.connect, time)
             writer.string(deviceID)
             writer.string(account)
+        case .moveClock:
+            writer.header(.moveClock, time)
+        case .operation(let operation):
+            Self.encode(operation, at: time, into: &writer)
+        }
+    }
+
+    /// Appends the entry for an operation: its tag, the time, then its parameters.
+    private static func encode(_ operation: StoreOperation, at time: Date, into writer: inout JournalWriter) {
+        switch operation {
         case .updateSettings(let settings):
             writer.header(.updateSettings, time)
             writer.blob(Self.json(settings))
@@ -192,8 +152,6 @@ enum StoreCommand: Sendable {
             writer.header(.setReceiptExpired, time)
             writer.bool(expired)
             writer.string(deviceID)
-        case .moveClock:
-            writer.header(.moveClock, time)
         case .updateAccountSettings(let account, let settings):
             writer.header(.updateAccountSettings, time)
             writer.string(account)
@@ -214,10 +172,15 @@ enum StoreCommand: Sendable {
             writer.string(reason.rawValue)
         case .declineRefund(let id):
             writer.identified(.declineRefund, time, id)
-        case .joinFamily(let family, let account):
+        case .joinFamily(let family, let accounts) where accounts.count == 1:
             writer.header(.joinFamily, time)
             writer.string(family)
-            writer.string(account)
+            writer.string(accounts[0])
+        case .joinFamily(let family, let accounts):
+            writer.header(.joinFamilyAccounts, time)
+            writer.string(family)
+            writer.int(accounts.count)
+            for account in accounts { writer.string(account) }
         case .leaveFamily(let account):
             writer.header(.leaveFamily, time)
             writer.string(account)
@@ -268,19 +231,20 @@ enum StoreCommand: Sendable {
         case .connect:
             command = .connect(deviceID: try reader.string("the device"), account: try reader.string("the account"))
         case .updateSettings:
-            command = .updateSettings(try reader.json(StoreSettings.self, "the settings"))
+            command = .operation(.updateSettings(try reader.json(StoreSettings.self, "the settings")))
         case .reconfigure:
-            command = .reconfigure(try reader.json(StoredConfiguration.self, "the configuration").configuration)
+            command = .operation(
+                .reconfigure(try reader.json(StoredConfiguration.self, "the configuration").configuration))
         case .script:
-            command = .script(try reader.outcome(), productID: try reader.optionalString("the product"))
+            command = .operation(.script(try reader.outcome(), productID: try reader.optionalString("the product")))
         case .clearTransactions:
-            command = .clearTransactions
+            command = .operation(.clearTransactions)
         case .deleteTransaction:
-            command = .deleteTransaction(try reader.uint64("the transaction"))
+            command = .operation(.deleteTransaction(try reader.uint64("the transaction")))
         case .approveAskToBuy:
-            command = .approveAskToBuy(try reader.uint64("the transaction"))
+            command = .operation(.approveAskToBuy(try reader.uint64("the transaction")))
         case .declineAskToBuy:
-            command = .declineAskToBuy(try reader.uint64("the transaction"))
+            command = .operation(.declineAskToBuy(try reader.uint64("the transaction")))
         case .refund:
             let id = try reader.uint64("the transaction")
             let start = reader.offset
@@ -288,46 +252,51 @@ enum StoreCommand: Sendable {
             guard let reason = TransactionRecord.RevocationReason(rawValue: raw) else {
                 throw JournalReader.Failure(offset: start, message: "unknown refund reason \(raw)")
             }
-            command = .refund(id, reason: reason)
+            command = .operation(.refund(id, reason: reason))
         case .buyProduct:
-            command = .buyProduct(
-                productID: try reader.string("the product"), quantity: try reader.int("the quantity"),
-                account: try reader.string("the account"),
-                applicationUsername: try reader.optionalString("the application username"))
+            command = .operation(
+                .buyProduct(
+                    productID: try reader.string("the product"), quantity: try reader.int("the quantity"),
+                    account: try reader.string("the account"),
+                    applicationUsername: try reader.optionalString("the application username")))
         case .resolveIssue:
-            command = .resolveIssue(try reader.uint64("the transaction"))
+            command = .operation(.resolveIssue(try reader.uint64("the transaction")))
         case .expireSubscription:
-            command = .expireSubscription(
-                productID: try reader.string("the product"), account: try reader.string("the account"))
+            command = .operation(
+                .expireSubscription(
+                    productID: try reader.string("the product"), account: try reader.string("the account")))
         case .forceRenewal:
-            command = .forceRenewal(
-                productID: try reader.string("the product"), account: try reader.string("the account"))
+            command = .operation(
+                .forceRenewal(
+                    productID: try reader.string("the product"), account: try reader.string("the account")))
         case .setAutoRenew:
             let id = try reader.uint64("the transaction")
-            command = .setAutoRenew(try reader.bool("the auto-renew flag"), transactionID: id)
+            command = .operation(.setAutoRenew(try reader.bool("the auto-renew flag"), transactionID: id))
         case .requestPriceIncreaseConsent:
-            command = .requestPriceIncreaseConsent(try reader.uint64("the transaction"))
+            command = .operation(.requestPriceIncreaseConsent(try reader.uint64("the transaction")))
         case .consentToPriceIncrease:
-            command = .consentToPriceIncrease(try reader.uint64("the transaction"))
+            command = .operation(.consentToPriceIncrease(try reader.uint64("the transaction")))
         case .declinePriceIncrease:
-            command = .declinePriceIncrease(try reader.uint64("the transaction"))
+            command = .operation(.declinePriceIncrease(try reader.uint64("the transaction")))
         case .advance:
-            command = .advance(to: try reader.date("the target time"))
+            command = .operation(.advance(to: try reader.date("the target time")))
         case .setReceiptExpired:
-            command = .setReceiptExpired(try reader.bool("the expired flag"), deviceID: try reader.string("the device"))
+            command = .operation(
+                .setReceiptExpired(try reader.bool("the expired flag"), deviceID: try reader.string("the device")))
         case .moveClock:
             command = .moveClock
         case .updateAccountSettings:
-            command = .updateAccountSettings(
-                account: try reader.string("the account"),
-                try reader.json(AccountSettings.self, "the account's settings"))
+            command = .operation(
+                .updateAccountSettings(
+                    account: try reader.string("the account"),
+                    try reader.json(AccountSettings.self, "the account's settings")))
         case .showPriceConsent:
-            command = .showPriceConsent(account: try reader.string("the account"))
+            command = .operation(.showPriceConsent(account: try reader.string("the account")))
         case .setHistoryRetention:
             let start = reader.offset
             switch try reader.byte("the history retention") {
-            case 0: command = .setHistoryRetention(.all)
-            case 1: command = .setHistoryRetention(.receiptOnly)
+            case 0: command = .operation(.setHistoryRetention(.all))
+            case 1: command = .operation(.setHistoryRetention(.receiptOnly))
             case let other: throw JournalReader.Failure(offset: start, message: "unknown history retention \(other)")
             }
         case .extendRenewalDate:
@@ -338,9 +307,9 @@ enum StoreCommand: Sendable {
                 throw JournalReader.Failure(
                     offset: start, message: "the extension \(interval) s is not a positive time")
             }
-            command = .extendRenewalDate(originalID: originalID, by: interval)
+            command = .operation(.extendRenewalDate(originalID: originalID, by: interval))
         case .reverseRefund:
-            command = .reverseRefund(try reader.uint64("the transaction"))
+            command = .operation(.reverseRefund(try reader.uint64("the transaction")))
         case .requestRefund:
             let id = try reader.uint64("the transaction")
             let start = reader.offset
@@ -348,13 +317,24 @@ enum StoreCommand: Sendable {
             guard let reason = RefundRequestReason(rawValue: raw) else {
                 throw JournalReader.Failure(offset: start, message: "unknown refund request reason \(raw)")
             }
-            command = .requestRefund(id, reason: reason)
+            command = .operation(.requestRefund(id, reason: reason))
         case .declineRefund:
-            command = .declineRefund(try reader.uint64("the transaction"))
+            command = .operation(.declineRefund(try reader.uint64("the transaction")))
         case .joinFamily:
-            command = .joinFamily(try reader.string("the family"), account: try reader.string("the account"))
+            command = .operation(
+                .joinFamily(try reader.string("the family"), accounts: [try reader.string("the account")]))
+        case .joinFamilyAccounts:
+            let family = try reader.string("the family")
+            let start = reader.offset
+            let count = try reader.int("the number of accounts")
+            guard count > 1 else {
+                throw JournalReader.Failure(offset: start, message: "\(count) accounts to put in a family; at least 2")
+            }
+            var accounts: [String] = []
+            for _ in 0..<count { accounts.append(try reader.string("an account")) }  // ends with the entry's bytes
+            command = .operation(.joinFamily(family, accounts: accounts))
         case .leaveFamily:
-            command = .leaveFamily(account: try reader.string("the account"))
+            command = .operation(.leaveFamily(account: try reader.string("the account")))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

@@ -109,7 +109,7 @@ extension SimulatedStore {
     /// Makes the next receipts of a device expired, as `SKReceiptRefreshRequest` does in the sandbox with
     /// `SKReceiptPropertyIsExpired`.
     public func setReceiptExpired(_ expired: Bool, deviceID: String) {
-        journal?.begin(.setReceiptExpired(expired, deviceID: deviceID))
+        journal?.begin(.operation(.setReceiptExpired(expired, deviceID: deviceID)))
         defer { journal?.end() }
         state.withLock { state in
             if expired { state.receiptExpired.insert(deviceID) } else { state.receiptExpired.remove(deviceID) }

@@ -96,7 +96,7 @@ extension SimulatedStore {
         // manual lane callbacks run during the move and may change the store, and the steps make a replay apply those
         // changes at the same instants; on a dispatch lane nothing else changes the store during the move (the
         // journal's gate is held), so a step is recorded before each slice is dispatched.
-        let recordStep: ((Date) -> Void)? = journal.map { journal in { journal.record(.advance(to: $0)) } }
+        let recordStep: ((Date) -> Void)? = journal.map { journal in { journal.record(.operation(.advance(to: $0))) } }
         return try handleDue(
             until: limit, finally: date, movable: movable, budget: budget, recordStep: recordStep, report: report)
     }

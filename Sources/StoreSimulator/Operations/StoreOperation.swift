@@ -1,0 +1,77 @@
+public import Foundation
+public import StoreModels
+
+/// A change a test, a feed or the server's control API makes to a store, with its parameters: the one list of them.
+///
+/// ``SimulatedStore/perform(_:reporting:)`` applies an operation; a durable store records it in its journal before
+/// applying it, and opening the file replays it through the same entry point. The store's methods of the same names
+/// (``SimulatedStore/refund(_:reason:)``, ``SimulatedStore/advance(to:)``, …) are the same operations, for code that
+/// calls them directly. What a device does through its connection (adding a payment, finishing, restoring) is not in
+/// this list: an app makes those through StoreKit.
+///
+/// ```swift
+/// try store.perform(.buyProduct(productID: "com.example.pro", account: "alice"))
+/// try store.perform(.advance(to: store.now.addingTimeInterval(31 * 86_400)))
+/// ```
+///
+/// Adding an operation is one case here, its rule in the store, its tag in the journal (`StoreCommand`, never
+/// reused), and the places that parse it from a feed or from the control API's JSON.
+public enum StoreOperation: Sendable, Equatable {
+    /// A purchase made outside the app (another device, the App Store, a web checkout): see
+    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:)``.
+    case buyProduct(
+        productID: String, quantity: Int = 1, account: String = SimulatedStore.defaultAccount,
+        applicationUsername: String? = nil)
+    /// Approves a pending Ask to Buy request: ``SimulatedStore/approveAskToBuy(_:)``.
+    case approveAskToBuy(UInt64)
+    /// Declines a pending Ask to Buy request: ``SimulatedStore/declineAskToBuy(_:)``.
+    case declineAskToBuy(UInt64)
+    /// Refunds a transaction at once: ``SimulatedStore/refund(_:reason:)``.
+    case refund(UInt64, reason: TransactionRecord.RevocationReason = .other)
+    /// A customer's refund request, waiting for Apple's decision: ``SimulatedStore/requestRefund(_:reason:)``.
+    case requestRefund(UInt64, reason: RefundRequestReason = .unsatisfiedWithPurchase)
+    /// Declines a refund request: ``SimulatedStore/declineRefund(_:)``.
+    case declineRefund(UInt64)
+    /// Reverses a refund: ``SimulatedStore/reverseRefund(transactionID:)``.
+    case reverseRefund(UInt64)
+    /// Deletes a transaction and what descends from it: ``SimulatedStore/deleteTransaction(_:)``.
+    case deleteTransaction(UInt64)
+    /// Removes every transaction: ``SimulatedStore/clearTransactions()``.
+    case clearTransactions
+    /// Ends a subscription's billing issue: ``SimulatedStore/resolveIssue(_:)``.
+    case resolveIssue(UInt64)
+    /// Ends a subscription now: ``SimulatedStore/expireSubscription(productID:account:)``.
+    case expireSubscription(productID: String, account: String = SimulatedStore.defaultAccount)
+    /// Renews a subscription now: ``SimulatedStore/forceRenewal(productID:account:)``.
+    case forceRenewal(productID: String, account: String = SimulatedStore.defaultAccount)
+    /// Turns a subscription's automatic renewal on or off: ``SimulatedStore/setAutoRenew(_:transactionID:)``.
+    case setAutoRenew(Bool, transactionID: UInt64)
+    /// Asks for consent to a price increase: ``SimulatedStore/requestPriceIncreaseConsent(_:)``.
+    case requestPriceIncreaseConsent(UInt64)
+    /// Consents to a price increase: ``SimulatedStore/consentToPriceIncrease(_:)``.
+    case consentToPriceIncrease(UInt64)
+    /// Declines a price increase: ``SimulatedStore/declinePriceIncrease(_:)``.
+    case declinePriceIncrease(UInt64)
+    /// Shows an account's pending price-consent sheets: ``SimulatedStore/showPriceConsent(account:)``.
+    case showPriceConsent(account: String = SimulatedStore.defaultAccount)
+    /// Moves the clock, handling every subscription event on the way: ``SimulatedStore/advance(to:)``.
+    case advance(to: Date)
+    /// Extends one subscription's renewal date: ``SimulatedStore/extendRenewalDate(originalID:by:)``.
+    case extendRenewalDate(originalID: UInt64, by: TimeInterval)
+    /// Puts accounts in a family, all of them or none: ``SimulatedStore/joinFamily(_:accounts:)``.
+    case joinFamily(String, accounts: [String])
+    /// Takes an account out of its family: ``SimulatedStore/leaveFamily(account:)``.
+    case leaveFamily(account: String = SimulatedStore.defaultAccount)
+    /// Replaces the store's settings: ``SimulatedStore/updateSettings(_:)`` with these settings.
+    case updateSettings(StoreSettings)
+    /// Replaces an account's settings: ``SimulatedStore/updateAccountSettings(_:_:)`` with these settings.
+    case updateAccountSettings(account: String, AccountSettings)
+    /// Replaces the catalog and the settings: ``SimulatedStore/reconfigure(_:)``.
+    case reconfigure(StoreConfiguration)
+    /// Chooses the outcome of a coming purchase: ``SimulatedStore/script(_:forProduct:)``.
+    case script(ScriptedOutcome, productID: String? = nil)
+    /// Sets how much history receipts keep: ``SimulatedStore/historyRetention``.
+    case setHistoryRetention(HistoryRetention)
+    /// Makes a device's receipt expired or valid again: ``SimulatedStore/setReceiptExpired(_:deviceID:)``.
+    case setReceiptExpired(Bool, deviceID: String)
+}
