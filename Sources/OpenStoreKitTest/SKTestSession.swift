@@ -150,8 +150,8 @@ public final class SKTestSession: NSObject, Sendable {
     /// How fast time runs: how long grace periods and billing retry last and, for a store whose clock runs by itself,
     /// how fast the clock runs. Real time by default.
     public var timeRate: TimeRate {
-        get { TimeRate(rawValue: store.timeRate.rawValue) ?? .realTime }
-        set { store.setTimeRate(newValue.storeRate) }
+        get { store.timeRate }
+        set { store.setTimeRate(newValue) }
     }
 
     /// Every payment-queue transaction fails with ``failureError``.
