@@ -27,6 +27,7 @@ struct StoreTests {
         let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "StoreTests")))
         let session = try SKTestSession(contentsOf: Self.configuration, store: store)
         session.disableDialogs = true
+        session.timeRate = .realTime  // Apple's spelling of the rate, through `import StoreKitTest` alone
         session.clearTransactions()
         return session
     }
