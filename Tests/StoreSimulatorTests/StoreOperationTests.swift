@@ -229,7 +229,7 @@ struct StoreOperationTests {
         StoreCommand.operation(.joinFamily("smiths", accounts: ["a", "b"])).encode(
             at: ManualClock.defaultStart, into: &writer)
         let good = writer.bytes
-        #expect(good[0] == 34)
+        #expect(good[0] == 36)
         let countOffset = 1 + 8 + 4 + "smiths".utf8.count  // tag, time, the family's length and bytes
         for count in [Int64(1), 0, -1, 3, Int64.max] {
             var bytes = good

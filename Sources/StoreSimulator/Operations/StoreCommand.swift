@@ -60,7 +60,7 @@ enum StoreCommand: Sendable {
         case declineRefund = 31
         case joinFamily = 32
         case leaveFamily = 33
-        case joinFamilyAccounts = 34
+        case joinFamilyAccounts = 36
     }
 
     // MARK: Encoding
