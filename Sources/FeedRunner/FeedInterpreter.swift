@@ -149,7 +149,7 @@ final class FeedInterpreter {
         -> FeedResult
     {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
-        let checked = try parser.check(source, startingWith: store.configuration)
+        let checked = try FeedChecker(parser: parser).check(source, startingWith: store.configuration)
         configurations = checked.configurations
         try startServing(checked.firstNotificationExpectation)
         var steps = 0
@@ -456,9 +456,9 @@ final class FeedInterpreter {
 
     private func configure(_ source: String, line: FeedLine) throws(FeedError) {
         if let configuration = configurations[source] { return store.reconfigure(configuration) }
-        let words = FeedParser.tokenize(Substring(line.text))
+        let words = FeedLexer.tokenize(Substring(line.text))
         store.reconfigure(
-            try FeedParser(file: file, baseDirectory: baseDirectory).loadConfiguration(
+            try FeedChecker(parser: FeedParser(file: file, baseDirectory: baseDirectory)).loadConfiguration(
                 source, line: line.line, column: words.count > 1 ? words[1].column : 1))
     }
 

@@ -153,22 +153,6 @@ extension TokenReader {
 }
 
 extension FeedParser {
-    /// The transactions an observation expectation refers to, in the order it names them.
-    static func observationReferences(in expectation: FeedStep.Expectation) -> [FeedStep.Reference] {
-        switch expectation {
-        case .receiptField(let reference, _, .transaction(let value)): [reference, value]
-        case .receiptField(let reference, _, _), .heardUpdates(let reference, _), .exception(let reference, _),
-            .paid(let reference, _), .delegateAsked(let reference, _):
-            [reference]
-        case .order(let heard): heard.map(\.reference)
-        case .original(let reference, let original): [reference, original]
-        case .receiptEntryField(_, _, _, .transaction(let value)): [value]
-        default: []
-        }
-    }
-}
-
-extension FeedParser {
     /// Parses the words after `delegate`: `should-continue yes|no`, or `remove`.
     func delegateAnswer(_ reader: inout TokenReader) throws(FeedError) -> Bool? {
         let what = try reader.word("should-continue, price-consent or remove")

@@ -70,29 +70,4 @@ extension FeedParser {
                 hint: "sk2 expectations are result, updates, entitlements, status, verified, unverified and unfinished")
         }
     }
-
-    /// The product identifiers an `sk2` step or expectation names.
-    static func storeKit2Products(in step: FeedStep) -> [String] {
-        switch step {
-        case .storeKit2(.buy(let product, _, _, _)): return [product]
-        case .storeKit2(.finish(.product(let product))): return [product]
-        case .expect(.storeKit2(let expectation)):
-            switch expectation {
-            case .result(.product(let product), _), .verified(.product(let product), _): return [product]
-            case .updates(let products), .entitlements(let products): return products
-            default: return []
-            }
-        default: return []
-        }
-    }
-
-    /// The references an `sk2` step or expectation makes.
-    static func storeKit2References(in step: FeedStep) -> [FeedStep.Reference] {
-        switch step {
-        case .storeKit2(.finish(let reference)): [reference]
-        case .expect(.storeKit2(.result(let reference, _))), .expect(.storeKit2(.verified(let reference, _))):
-            [reference]
-        default: []
-        }
-    }
 }

@@ -2,7 +2,8 @@ public import Foundation
 import StoreModels
 import StoreSimulator
 
-/// Reads feed text, line by line: one step per line, `#` starts a comment.
+/// Reads feed text, line by line, into steps: the grammar of feeds. One step per line, `#` starts a comment;
+/// `FeedLexer` splits a line into words and `TokenReader` walks them.
 ///
 /// Lines end with a line feed, a carriage return and line feed (CRLF), or a lone carriage return. ``validate(_:)-(String)``
 /// checks a whole feed before anything runs; ``forEachStep(in:_:)`` parses it again as it runs, so a feed of millions
@@ -30,7 +31,7 @@ public struct FeedParser: Sendable {
     ///   for a feed without steps.
     @discardableResult
     public func validate(_ text: String) throws(FeedError) -> Int {
-        try check(.text(text), startingWith: .demo).steps
+        try FeedChecker(parser: self).check(.text(text), startingWith: .demo).steps
     }
 
     /// Checks every line of a feed file, as ``validate(_:)`` checks text, reading it line by line.
@@ -38,88 +39,7 @@ public struct FeedParser: Sendable {
     /// - Throws: ``FeedError`` for the first line that is not text or is malformed, as ``validate(_:)``.
     @discardableResult
     public func validate(_ feed: FeedFile) throws(FeedError) -> Int {
-        try check(.file(feed), startingWith: .demo).steps
-    }
-
-    /// What checking a feed found: its number of steps and the configurations its `config` steps load, by source.
-    struct Checked {
-        var steps = 0
-        var configurations: [String: StoreConfiguration] = [:]
-        /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
-        var firstNotificationExpectation: (line: Int, column: Int)?
-    }
-
-    /// Checks a feed whose run starts on `configuration`'s catalog.
-    func check(_ source: FeedSource, startingWith configuration: StoreConfiguration) throws(FeedError) -> Checked {
-        var handles = Set<String>()
-        var checked = Checked()
-        var catalog = configuration
-        try forEachLine(in: source) { (line: FeedLine, tokens: [(word: String, column: Int)]) throws(FeedError) in
-            checked.steps += 1
-            func column(of word: String) -> Int {
-                if let token = tokens.dropFirst().first(where: { $0.word == word }) { return token.column }
-                for token in tokens.dropFirst() {
-                    if let range = token.word.range(of: word) {
-                        return token.column + token.word.distance(from: token.word.startIndex, to: range.lowerBound)
-                    }
-                }
-                return tokens.first?.column ?? 1
-            }
-            if case .expect(.notification) = line.step, checked.firstNotificationExpectation == nil {
-                checked.firstNotificationExpectation = (line.line, column(of: "notification"))
-            }
-            if case .configure(let source) = line.step {
-                catalog = try loadConfiguration(source, line: line.line, column: column(of: source))
-                checked.configurations[source] = catalog
-            }
-            for product in Self.products(in: line.step) where catalog.catalog.product(product) == nil {
-                throw unknownProduct(product, in: catalog, line: line.line, column: column(of: product))
-            }
-            for reference in references(in: line.step) {
-                guard case .handle(let name) = reference, !handles.contains(name) else { continue }
-                throw FeedError(
-                    .unknownHandle,
-                    file: file,
-                    line: line.line,
-                    column: column(of: reference.description),
-                    "no transaction is named \"\(name)\" yet",
-                    hint:
-                        "name a transaction first, e.g. `buy com.example.pro as \(name)`, or refer to it by product id"
-                )
-            }
-            var named: String?
-            if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
-            if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
-            if case .promote(_, let handle?) = line.step { named = handle }
-            if case .storeKit2(.buy(_, _, _, let handle?)) = line.step { named = handle }
-            if let handle = named {
-                guard handles.insert(handle).inserted else {
-                    let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
-                    throw FeedError(
-                        .unknownHandle,
-                        file: file,
-                        line: line.line,
-                        column: after < tokens.count ? tokens[after].column : 1,
-                        "the handle \"\(handle)\" is already taken",
-                        hint: "give each transaction its own handle"
-                    )
-                }
-            }
-        }
-        guard checked.steps > 0 else {
-            throw FeedError(
-                .noSteps, file: file, line: 1, column: 1, "the feed has no steps, only blank lines and comments",
-                hint: "add steps, e.g. `buy com.example.pro as pro` and `expect state pro purchased` (docs/feeds.md)")
-        }
-        return checked
-    }
-
-    /// The URL of the `.storekit` file a `config` step names.
-    func configurationURL(_ source: String) -> URL {
-        source.hasPrefix("/")
-            ? URL(fileURLWithPath: source)
-            : (baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-                .appendingPathComponent(source)
+        try FeedChecker(parser: self).check(.file(feed), startingWith: .demo).steps
     }
 
     /// The first words of the steps, as docs/feeds.md lists them: what an unknown step is compared with.
@@ -129,105 +49,6 @@ public struct FeedParser: Sendable {
         "refund-request", "refund-decline", "restore", "show-price-consent", "advance", "restart", "expire", "renew",
         "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "expect",
     ]
-
-    /// The most bytes of a `.storekit` file a `config` step loads (16 MiB).
-    static let maximumConfigurationLength = 16 << 20
-
-    /// Loads the configuration a `config` step names: the demo, or a `.storekit` file.
-    func loadConfiguration(_ source: String, line: Int, column: Int) throws(FeedError) -> StoreConfiguration {
-        guard source != "demo" else { return .demo }
-        let url = configurationURL(source)
-        let data = try FeedText.read(
-            url, file: file, line: line, column: column, what: "a .storekit file",
-            limit: Self.maximumConfigurationLength, code: .badConfiguration)
-        do throws(StoreSimulatorError) {
-            return try StoreConfiguration(data: data, sourceName: url.lastPathComponent)
-        } catch {
-            throw FeedError(
-                .badConfiguration,
-                file: file,
-                line: line,
-                column: column,
-                "\(url.path): \(error.detail)",
-                hint: "config takes `demo` or a .storekit file path relative to the feed"
-            )
-        }
-    }
-
-    private func unknownProduct(_ product: String, in configuration: StoreConfiguration, line: Int, column: Int)
-        -> FeedError
-    {
-        let known = configuration.catalog.products.map(\.id)
-        let suggestions = EditDistance.closest(to: product, among: known)
-        let hint: String
-        if !suggestions.isEmpty {
-            hint = "did you mean " + suggestions.joined(separator: " or ") + "?"
-        } else if known.isEmpty {
-            hint = "the catalog has no products; name a .storekit file that has some with `config FILE.storekit`"
-        } else {
-            let listed = known.prefix(8).joined(separator: ", ")
-            hint = "the catalog has \(listed)\(known.count > 8 ? ", ... (\(known.count) products)" : "")"
-        }
-        return FeedError(
-            .unknownProduct, file: file, line: line, column: column,
-            "no product \"\(product)\" in the catalog (\(configuration.sourceName))", hint: hint)
-    }
-
-    /// The product identifiers a step names.
-    static func products(in step: FeedStep) -> [String] {
-        var products: [String] = storeKit2Products(in: step)
-        func add(_ reference: FeedStep.Reference) {
-            if case .product(let id) = reference { products.append(id) }
-        }
-        switch step {
-        case .buy(let product, _, _, _, _, _), .buyElsewhere(let product, _, _), .promote(let product, _),
-            .expire(let product),
-            .renew(let product):
-            products.append(product)
-        case .script(let product?, _):
-            products.append(product)
-        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
-            .resolve(let reference), .autoRenew(let reference, _),
-            .priceIncrease(let reference, _),
-            .delete(let reference):
-            add(reference)
-        case .expect(let expectation):
-            switch expectation {
-            case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
-                add(reference)
-            case .receiptField, .heardUpdates, .order, .original, .exception, .paid, .delegateAsked:
-                for reference in Self.observationReferences(in: expectation) { add(reference) }
-            case .noRevocation(let product?):
-                products.append(product)
-            case .notification(.next(let pattern)):
-                if let reference = pattern.reference { add(reference) }
-                if let product = pattern.product { products.append(product) }
-            case .receiptEntryField(let product, _, _, let value):
-                products.append(product)
-                if case .transaction(let reference) = value { add(reference) }
-            case .owned(let product, _), .subscribed(let product, _, _), .revoked(let product),
-                .charged(let product, _), .phase(let product, _), .access(let product, _),
-                .renewals(let product, _), .receiptEntries(let product, _), .receiptCancelled(let product):
-                products.append(product)
-            default:
-                break
-            }
-        case .paywall(let paywall):
-            switch paywall {
-            case .show(_, let listed, _, let selected, _):
-                products += listed
-                if let selected { products.append(selected) }
-            case .select(let product), .purchase(let product?), .webPurchase(let product?), .webBuy(let product):
-                products.append(product)
-            default:
-                break
-            }
-        default:
-            break
-        }
-        return products
-    }
 
     /// Parses each step in order and hands it to `body`.
     ///
@@ -250,108 +71,19 @@ public struct FeedParser: Sendable {
     /// Parses each step in order and hands it to `body` with the words of its line.
     func forEachLine(
         in source: FeedSource,
-        _ body: (FeedLine, [(word: String, column: Int)]) throws(FeedError) -> Void
+        _ body: (FeedLine, [FeedLexer.Token]) throws(FeedError) -> Void
     ) throws(FeedError) {
         try source.forEachLine(file: file) { (lineNumber: Int, rawLine: Substring) throws(FeedError) in
-            let (tokens, trimmed) = Self.scan(rawLine)
+            let (tokens, trimmed) = FeedLexer.scan(rawLine)
             guard !tokens.isEmpty else { return }
             let step = try parse(tokens, line: lineNumber)
             try body(FeedLine(line: lineNumber, text: trimmed, step: step), tokens)
         }
     }
 
-    /// The words of a line with their 1-based columns (as ``tokenize(_:)`` finds them), and its text before any `#`
-    /// comment without the spaces and tabs around it.
-    static func scan(_ line: Substring) -> (tokens: [(word: String, column: Int)], text: String) {
-        if let scanned = scanASCII(line) { return scanned }
-        let trimmed = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return (tokenize(line), trimmed.trimmingCharacters(in: .whitespaces))
-    }
-
-    /// ``scan(_:)`` of a line whose text before any `#` is ASCII, byte by byte: each byte is then one Character (a
-    /// line holds no CR), and the whitespace trimmed is spaces and tabs. `nil` for any other line.
-    private static func scanASCII(_ line: Substring) -> (tokens: [(word: String, column: Int)], text: String)? {
-        let scanned = line.utf8.withContiguousStorageIfAvailable {
-            bytes -> (tokens: [(word: String, column: Int)], text: String)? in
-            func string(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            }
-            var tokens: [(word: String, column: Int)] = []
-            var wordStart: Int?
-            var end = bytes.count
-            for position in 0..<bytes.count {
-                let byte = bytes[position]
-                guard byte < 0x80 else { return nil }
-                if byte == UInt8(ascii: "#") {
-                    end = position
-                    break
-                }
-                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
-                    if let start = wordStart { tokens.append((string(start..<position), start + 1)) }
-                    wordStart = nil
-                } else if wordStart == nil {
-                    wordStart = position
-                }
-            }
-            if let start = wordStart { tokens.append((string(start..<end), start + 1)) }
-            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            var low = 0
-            var high = end
-            while low < high, isBlank(bytes[low]) { low += 1 }
-            while high > low, isBlank(bytes[high - 1]) { high -= 1 }
-            return (tokens, string(low..<high))
-        }
-        return scanned ?? nil
-    }
-
-    /// Words of a line with their 1-based columns, up to a `#` comment.
-    static func tokenize(_ line: Substring) -> [(word: String, column: Int)] {
-        var tokens: [(String, Int)] = []
-        var current = ""
-        var start = 0
-        var column = 0
-        for character in line {
-            column += 1
-            if character == "#" { break }
-            if character == " " || character == "\t" || character == "\r" {
-                if !current.isEmpty { tokens.append((current, start)) }
-                current = ""
-            } else {
-                if current.isEmpty { start = column }
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { tokens.append((current, start)) }
-        return tokens
-    }
-
-    private func references(in step: FeedStep) -> [FeedStep.Reference] {
-        let storeKit2 = Self.storeKit2References(in: step)
-        guard storeKit2.isEmpty else { return storeKit2 }
-        switch step {
-        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
-            .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
-            .resolve(let reference), .autoRenew(let reference, _),
-            .priceIncrease(let reference, _),
-            .delete(let reference):
-            return [reference]
-        case .expect(let expectation):
-            switch expectation {
-            case .states(let reference, _), .state(let reference, _), .removed(let reference), .error(let reference, _):
-                return [reference]
-            case .notification(.next(let pattern)):
-                return pattern.reference.map { [$0] } ?? []
-            default:
-                return Self.observationReferences(in: expectation)
-            }
-        default:
-            return []
-        }
-    }
-
     // MARK: Steps
 
-    private func parse(_ tokens: [(word: String, column: Int)], line: Int) throws(FeedError) -> FeedStep {
+    private func parse(_ tokens: [FeedLexer.Token], line: Int) throws(FeedError) -> FeedStep {
         var reader = TokenReader(tokens: tokens, file: file, line: line)
         let verb = reader.next()!
         let step: FeedStep
@@ -749,124 +481,5 @@ public struct FeedParser: Sendable {
         default:
             return try observationExpectation(kind, &reader)
         }
-    }
-}
-
-/// Walks the words of one line.
-struct TokenReader {
-    let tokens: [(word: String, column: Int)]
-    let file: String
-    let line: Int
-    var index = 0
-
-    init(tokens: [(word: String, column: Int)], file: String, line: Int) {
-        self.tokens = tokens
-        self.file = file
-        self.line = line
-    }
-
-    var peek: String? { index < tokens.count ? tokens[index].word : nil }
-    var lastColumn: Int { tokens[max(0, min(index, tokens.count) - 1)].column }
-    var endColumn: Int { (tokens.last.map { $0.column + $0.word.count }) ?? 1 }
-
-    mutating func next() -> (word: String, column: Int)? {
-        guard index < tokens.count else { return nil }
-        defer { index += 1 }
-        return tokens[index]
-    }
-
-    mutating func rest() -> [(word: String, column: Int)] {
-        defer { index = tokens.count }
-        return Array(tokens[index...])
-    }
-
-    func error(_ code: FeedError.Code, at column: Int, _ message: String, hint: String) -> FeedError {
-        FeedError(code, file: file, line: line, column: column, message, hint: hint)
-    }
-
-    mutating func word(_ what: String) throws(FeedError) -> String {
-        guard let token = next() else {
-            throw error(.wrongArguments, at: endColumn, "missing \(what)", hint: "add \(what) here; see docs/feeds.md")
-        }
-        return token.word
-    }
-
-    mutating func end() throws(FeedError) {
-        guard let extra = next() else { return }
-        throw error(
-            .wrongArguments, at: extra.column, "unexpected \"\(extra.word)\"",
-            hint: "remove it; see docs/feeds.md for this step's form")
-    }
-
-    mutating func flag() throws(FeedError) -> Bool {
-        let value = try word("on or off")
-        switch value {
-        case "on", "true", "yes": return true
-        case "off", "false", "no": return false
-        default: throw error(.invalidValue, at: lastColumn, "\"\(value)\" is not on or off", hint: "write on or off")
-        }
-    }
-
-    mutating func integer(_ what: String) throws(FeedError) -> Int {
-        let value = try word(what)
-        guard let number = Int(value) else {
-            throw error(
-                .invalidValue, at: lastColumn, "\"\(value)\" is not a whole number", hint: "write \(what) as digits")
-        }
-        return number
-    }
-
-    /// A count an expectation compares with: a whole number, not negative. `hint` says what to write instead of a
-    /// negative number.
-    mutating func count(_ what: String, hint: String = "write 0 or more") throws(FeedError) -> Int {
-        let number = try integer(what)
-        guard number >= 0 else {
-            throw error(.outOfBounds, at: lastColumn, "\(what) cannot be negative", hint: hint)
-        }
-        return number
-    }
-
-    mutating func reference() throws(FeedError) -> FeedStep.Reference {
-        let value = try word("a transaction handle or product identifier")
-        return value.contains(".") ? .product(value) : .handle(value)
-    }
-
-    mutating func state() throws(FeedError) -> TransactionState {
-        let value = try word("a transaction state")
-        guard let state = TransactionState.allCases.first(where: { $0.name == value }) else {
-            throw error(
-                .invalidValue, at: lastColumn, "\"\(value)\" is not a transaction state",
-                hint: "states are purchasing, purchased, failed, restored and deferred")
-        }
-        return state
-    }
-
-    mutating func errorCode() throws(FeedError) -> StoreErrorCode {
-        let value = try word("an SKError code")
-        if let number = Int(value), let code = StoreErrorCode(rawValue: number) { return code }
-        guard let code = StoreErrorCode.allCases.first(where: { $0.name == value }) else {
-            throw error(
-                .invalidValue,
-                at: lastColumn,
-                "\"\(value)\" is not an SKError code",
-                hint: "use a name such as paymentCancelled, paymentInvalid, unknown or a number 0-21"
-            )
-        }
-        return code
-    }
-
-    mutating func date() throws(FeedError) -> Date {
-        let value = try word("a date")
-        guard let date = ISO8601.parse(value) else {
-            throw error(
-                .invalidValue, at: lastColumn, "\"\(value)\" is not a date",
-                hint: "write 2026-02-01 or 2026-02-01T10:00:00Z (UTC)")
-        }
-        guard date >= ISO8601.earliest, date <= ISO8601.latest else {
-            throw error(
-                .outOfBounds, at: lastColumn, "\"\(value)\" is outside the dates a feed allows",
-                hint: "write a date from 1970-01-01 to 9999-12-31T23:59:59Z")
-        }
-        return date
     }
 }

@@ -84,7 +84,7 @@ public enum FeedRun {
         var files: [String] = []
         try? feed.forEachLine { (_, line: Substring) throws(FeedError) in
             guard line.contains("config") else { return }
-            let words = FeedParser.tokenize(line).map(\.word)
+            let words = FeedLexer.tokenize(line).map(\.word)
             guard words.count >= 2, words[0] == "config", words[1] != "demo" else { return }
             files.append(URL(fileURLWithPath: words[1], relativeTo: directory).standardizedFileURL.path)
         }

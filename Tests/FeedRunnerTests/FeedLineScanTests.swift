@@ -7,7 +7,7 @@ import Testing
 struct FeedLineScanTests {
     /// The words and trimmed text of a line as the Character-by-Character reading has them.
     private static func byCharacters(_ line: Substring) -> (words: [String], columns: [Int], text: String) {
-        let tokens = FeedParser.tokenize(line)
+        let tokens = FeedLexer.tokenize(line)
         let trimmed = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return (tokens.map(\.word), tokens.map(\.column), trimmed.trimmingCharacters(in: .whitespaces))
     }
@@ -21,7 +21,7 @@ struct FeedLineScanTests {
             "buy x\u{0B}", "\u{0C}buy x", "buy x\u{A0}",
         ])
     func scan(line: String) {
-        let scanned = FeedParser.scan(Substring(line))
+        let scanned = FeedLexer.scan(Substring(line))
         let expected = Self.byCharacters(Substring(line))
         #expect(scanned.tokens.map(\.word) == expected.words)
         #expect(scanned.tokens.map(\.column) == expected.columns)

@@ -1,0 +1,138 @@
+import Foundation
+import StoreModels
+import StoreSimulator
+
+/// Checks a whole feed before any step runs, against its catalog: every product a step names is in the catalog the
+/// feed has at that step (the demo's, or the `.storekit` file a `config` step loads), every handle is named once
+/// and before it is used, and the feed has steps. Loads the configurations `config` steps name.
+struct FeedChecker {
+    /// The parser that reads the feed's lines; its file names errors and its base directory resolves `config` paths.
+    let parser: FeedParser
+
+    /// The file name used in error messages.
+    var file: String { parser.file }
+
+    /// What checking a feed found: its number of steps and the configurations its `config` steps load, by source.
+    struct Checked {
+        var steps = 0
+        var configurations: [String: StoreConfiguration] = [:]
+        /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
+        var firstNotificationExpectation: (line: Int, column: Int)?
+    }
+
+    /// Checks a feed whose run starts on `configuration`'s catalog.
+    func check(_ source: FeedSource, startingWith configuration: StoreConfiguration) throws(FeedError) -> Checked {
+        var handles = Set<String>()
+        var checked = Checked()
+        var catalog = configuration
+        try parser.forEachLine(in: source) { (line: FeedLine, tokens: [FeedLexer.Token]) throws(FeedError) in
+            checked.steps += 1
+            func column(of word: String) -> Int {
+                if let token = tokens.dropFirst().first(where: { $0.word == word }) { return token.column }
+                for token in tokens.dropFirst() {
+                    if let range = token.word.range(of: word) {
+                        return token.column + token.word.distance(from: token.word.startIndex, to: range.lowerBound)
+                    }
+                }
+                return tokens.first?.column ?? 1
+            }
+            if case .expect(.notification) = line.step, checked.firstNotificationExpectation == nil {
+                checked.firstNotificationExpectation = (line.line, column(of: "notification"))
+            }
+            if case .configure(let source) = line.step {
+                catalog = try loadConfiguration(source, line: line.line, column: column(of: source))
+                checked.configurations[source] = catalog
+            }
+            for product in line.step.products where catalog.catalog.product(product) == nil {
+                throw unknownProduct(product, in: catalog, line: line.line, column: column(of: product))
+            }
+            for reference in line.step.references {
+                guard case .handle(let name) = reference, !handles.contains(name) else { continue }
+                throw FeedError(
+                    .unknownHandle,
+                    file: file,
+                    line: line.line,
+                    column: column(of: reference.description),
+                    "no transaction is named \"\(name)\" yet",
+                    hint:
+                        "name a transaction first, e.g. `buy com.example.pro as \(name)`, or refer to it by product id"
+                )
+            }
+            var named: String?
+            if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
+            if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
+            if case .promote(_, let handle?) = line.step { named = handle }
+            if case .storeKit2(.buy(_, _, _, let handle?)) = line.step { named = handle }
+            if let handle = named {
+                guard handles.insert(handle).inserted else {
+                    let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
+                    throw FeedError(
+                        .unknownHandle,
+                        file: file,
+                        line: line.line,
+                        column: after < tokens.count ? tokens[after].column : 1,
+                        "the handle \"\(handle)\" is already taken",
+                        hint: "give each transaction its own handle"
+                    )
+                }
+            }
+        }
+        guard checked.steps > 0 else {
+            throw FeedError(
+                .noSteps, file: file, line: 1, column: 1, "the feed has no steps, only blank lines and comments",
+                hint: "add steps, e.g. `buy com.example.pro as pro` and `expect state pro purchased` (docs/feeds.md)")
+        }
+        return checked
+    }
+
+    /// The URL of the `.storekit` file a `config` step names.
+    func configurationURL(_ source: String) -> URL {
+        source.hasPrefix("/")
+            ? URL(fileURLWithPath: source)
+            : (parser.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .appendingPathComponent(source)
+    }
+
+    /// The most bytes of a `.storekit` file a `config` step loads (16 MiB).
+    static let maximumConfigurationLength = 16 << 20
+
+    /// Loads the configuration a `config` step names: the demo, or a `.storekit` file.
+    func loadConfiguration(_ source: String, line: Int, column: Int) throws(FeedError) -> StoreConfiguration {
+        guard source != "demo" else { return .demo }
+        let url = configurationURL(source)
+        let data = try FeedText.read(
+            url, file: file, line: line, column: column, what: "a .storekit file",
+            limit: Self.maximumConfigurationLength, code: .badConfiguration)
+        do throws(StoreSimulatorError) {
+            return try StoreConfiguration(data: data, sourceName: url.lastPathComponent)
+        } catch {
+            throw FeedError(
+                .badConfiguration,
+                file: file,
+                line: line,
+                column: column,
+                "\(url.path): \(error.detail)",
+                hint: "config takes `demo` or a .storekit file path relative to the feed"
+            )
+        }
+    }
+
+    private func unknownProduct(_ product: String, in configuration: StoreConfiguration, line: Int, column: Int)
+        -> FeedError
+    {
+        let known = configuration.catalog.products.map(\.id)
+        let suggestions = EditDistance.closest(to: product, among: known)
+        let hint: String
+        if !suggestions.isEmpty {
+            hint = "did you mean " + suggestions.joined(separator: " or ") + "?"
+        } else if known.isEmpty {
+            hint = "the catalog has no products; name a .storekit file that has some with `config FILE.storekit`"
+        } else {
+            let listed = known.prefix(8).joined(separator: ", ")
+            hint = "the catalog has \(listed)\(known.count > 8 ? ", ... (\(known.count) products)" : "")"
+        }
+        return FeedError(
+            .unknownProduct, file: file, line: line, column: column,
+            "no product \"\(product)\" in the catalog (\(configuration.sourceName))", hint: hint)
+    }
+}
