@@ -1,4 +1,5 @@
 public import Foundation
+import StoreModels
 
 /// Checks that the bytes of a feed are text, and reads the `.storekit` files a feed names.
 ///
@@ -92,29 +93,15 @@ public enum FeedText {
         guard !isDirectory.boolValue else {
             throw failure("\(path) is a directory, not \(what)", "name a file inside it")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw failure("\(path) cannot be opened for reading", "check the file's permissions")
+        switch BoundedFile.read(atPath: path, limit: limit) {
+        case .bytes(let bytes):
+            return Data(bytes)
+        case .tooLarge:
+            throw failure(
+                "\(path) holds more than \(limit) bytes, more than \(what) may",
+                "name \(what) of at most \(limit) bytes")
+        case .unreadable(let reason):
+            throw failure("\(path): \(reason)", "check the file's permissions and that it is \(what)")
         }
-        defer { try? handle.close() }
-        var data = Data()
-        while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: 1 << 20)
-            } catch {
-                throw failure("\(path) cannot be read (\(error.localizedDescription))", "check that it is \(what)")
-            }
-            guard let chunk, !chunk.isEmpty else { break }
-            // A NUL byte means a binary file: stop reading (a device such as /dev/zero never ends).
-            let binary = chunk.contains(0)
-            data.append(chunk)
-            if binary { break }
-            guard data.count <= limit else {
-                throw failure(
-                    "\(path) holds more than \(limit) bytes, more than \(what) may",
-                    "name \(what) of at most \(limit) bytes")
-            }
-        }
-        return data
     }
 }
