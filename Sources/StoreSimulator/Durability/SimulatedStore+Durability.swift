@@ -187,6 +187,12 @@ extension SimulatedStore {
             try? joinFamily(family, account: account)
         case .leaveFamily(let account):
             try? leaveFamily(account: account)
+        case .setConsumptionInformation(let information, let id):
+            try? setConsumptionInformation(information, forTransaction: id)
+        case .extendRenewalDates(let productID, let interval, let requestIdentifier, let storefronts):
+            _ = try? extendRenewalDates(
+                productID: productID, by: interval, requestIdentifier: requestIdentifier,
+                storefrontCountryCodes: storefronts)
         }
     }
 }
