@@ -7,7 +7,7 @@
     extension AppStoreServerAPI {
         /// Get All Subscription Statuses: one item per subscription of the customer, by group.
         func allSubscriptionStatuses(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
+            let customer = try customer(of: text, including: .subscriptionStatuses)
             var wanted: Set<Int>?
             if let values = query["status"] {
                 var set = Set<Int>()
@@ -34,13 +34,14 @@
             }
             // The store's statuses: the customer's own subscriptions, then those its family shares with it.
             var groups: [String: [LastTransaction]] = [:]
-            for status in store.subscriptionStatuses(of: record.account) {
+            for status in customer.subscriptionStatuses {
                 if let wanted, !wanted.contains(status.code.rawValue) { continue }
+                guard let latest = customer.latestTransaction(of: status) else { throw .transactionIdNotFound }
                 groups[status.groupID, default: []].append(
                     LastTransaction(
                         status: status.code.rawValue, originalTransactionId: String(status.originalID),
-                        signedTransactionInfo: try signed.transaction(status.transactionID),
-                        signedRenewalInfo: try signed.renewalInfo(originalID: status.originalID)))
+                        signedTransactionInfo: try signed.transaction(latest, in: customer),
+                        signedRenewalInfo: try signed.renewalInfo(originalID: status.originalID, in: customer)))
             }
             return APIRequest.json(
                 Response(
