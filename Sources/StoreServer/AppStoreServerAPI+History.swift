@@ -23,9 +23,8 @@
 
         /// Get Transaction History (v2, and v1 which leaves out consumables that were not refunded).
         func history(_ text: String, query: [String: [String]], version: String) throws(APIError) -> HTTPResponse {
-            let (customer, _) = try customer(of: text)
-            var records = store.transactionHistory(
-                of: customer.account, view: version == "v1" ? .serverVersion1 : .serverVersion2)
+            let customer = try customer(of: text, including: .history)
+            var records = customer.transactionHistory(view: version == "v1" ? .serverVersion1 : .serverVersion2)
             if let start = query["startDate"] {
                 guard start.count == 1, let ms = APIRequest.milliseconds(start[0]) else { throw .invalidStartDate }
                 records = records.filter { JWSDate($0.purchaseDate).millisecondsSince1970 >= ms }
@@ -52,7 +51,10 @@
             }
             if let groups = query["subscriptionGroupIdentifier"] {
                 guard groups.allSatisfy({ !$0.isEmpty }) else { throw .invalidSubscriptionGroupIdentifier }
-                records = records.filter { groupID(of: $0).map(groups.contains) ?? false }
+                let catalog = customer.payloadMapping.catalog
+                records = records.filter {
+                    (catalog.product($0.productID)?.subscription?.groupID).map(groups.contains) ?? false
+                }
             }
             if let ownership = query["inAppOwnershipType"] {
                 guard ownership.count == 1, ["PURCHASED", "FAMILY_SHARED"].contains(ownership[0]) else {
@@ -84,21 +86,21 @@
                     revision: page.revision, hasMore: page.hasMore, bundleId: bundleID,
                     environment: environment.rawValue,
                     signedTransactions: try page.items.map { (record) throws(APIError) in
-                        try signed.transaction(record.id)
+                        try signed.transaction(record, in: customer)
                     }))
         }
 
         /// Get Refund History (v2): the customer's refunded transactions, by refund date.
         func refundHistory(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
-            let (_, all) = try customer(of: text)
-            let keyed = all.compactMap { record in
+            let customer = try customer(of: text, including: .history)
+            let keyed = customer.records.filter { $0.state == .purchased }.compactMap { record in
                 record.cancellationDate.map { (key: PageKey(modified: $0, id: record.id), record: record) }
             }.sorted { $0.key < $1.key }
             let page = try Self.page(keyed, after: query["revision"]?.first, descending: false)
             return APIRequest.json(
                 RefundHistoryResponse(
                     signedTransactions: try page.items.map { (record) throws(APIError) in
-                        try signed.transaction(record.id)
+                        try signed.transaction(record, in: customer)
                     },
                     revision: page.revision, hasMore: page.hasMore))
         }

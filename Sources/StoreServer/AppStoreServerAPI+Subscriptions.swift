@@ -7,7 +7,7 @@
     extension AppStoreServerAPI {
         /// Get All Subscription Statuses: one item per subscription of the customer, by group.
         func allSubscriptionStatuses(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
+            let customer = try customer(of: text, including: .subscriptionStatuses)
             var wanted: Set<Int>?
             if let values = query["status"] {
                 var set = Set<Int>()
@@ -34,13 +34,14 @@
             }
             // The store's statuses: the customer's own subscriptions, then those its family shares with it.
             var groups: [String: [LastTransaction]] = [:]
-            for status in store.subscriptionStatuses(of: record.account) {
+            for status in customer.subscriptionStatuses {
                 if let wanted, !wanted.contains(status.code.rawValue) { continue }
+                guard let latest = customer.latestTransaction(of: status) else { throw .transactionIdNotFound }
                 groups[status.groupID, default: []].append(
                     LastTransaction(
                         status: status.code.rawValue, originalTransactionId: String(status.originalID),
-                        signedTransactionInfo: try signed.transaction(status.transactionID),
-                        signedRenewalInfo: try signed.renewalInfo(originalID: status.originalID)))
+                        signedTransactionInfo: try signed.transaction(latest, in: customer),
+                        signedRenewalInfo: try signed.renewalInfo(originalID: status.originalID, in: customer)))
             }
             return APIRequest.json(
                 Response(
@@ -50,35 +51,28 @@
                     }))
         }
 
-        /// Send Consumption Information (v2): checked as Apple checks it, kept for the control API, answered 202.
+        /// Send Consumption Information (v2): checked as Apple checks it, kept by the store (the control API shows it),
+        /// answered 202. The store checks the percentage.
         func consumption(_ text: String, body: [UInt8]) throws(APIError) -> HTTPResponse {
-            let (record, _) = try customer(of: text)
+            let record = try record(of: text)
             let request = try APIRequest.decode(ConsumptionRequest.self, from: body)
             guard request.customerConsented == true else { throw .invalidCustomerConsented }
-            guard request.sampleContentProvided != nil else { throw .invalidSampleContentProvided }
-            let statuses = [
-                "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
-                "UNDELIVERED_OTHER",
-            ]
-            guard let delivery = request.deliveryStatus, statuses.contains(delivery) else {
+            guard let sample = request.sampleContentProvided else { throw .invalidSampleContentProvided }
+            guard let delivery = request.deliveryStatus.flatMap(ConsumptionInformation.DeliveryStatus.init) else {
                 throw .invalidDeliveryStatus
             }
-            if let preference = request.refundPreference {
-                guard ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains(preference) else {
+            var preference: ConsumptionInformation.RefundPreference?
+            if let raw = request.refundPreference {
+                guard let value = ConsumptionInformation.RefundPreference(rawValue: raw) else {
                     throw .invalidRefundPreference
                 }
+                preference = value
             }
-            if let percentage = request.consumptionPercentage {
-                guard record.productType != .autoRenewableSubscription else {
-                    throw .consumptionPercentageAutoRenewableSubscription
-                }
-                guard (0...100_000).contains(percentage) else {
-                    throw APIError(
-                        APIError.generalBadRequest.errorCode,
-                        "Invalid request. The consumption percentage must be from 0 to 100000.")
-                }
-            }
-            driver.recordConsumption(request, forTransaction: record.id)
+            try driver.recordConsumption(
+                ConsumptionInformation(
+                    sampleContentProvided: sample, deliveryStatus: delivery,
+                    consumptionPercentage: request.consumptionPercentage, refundPreference: preference),
+                forTransaction: record.id)
             return HTTPResponse(status: 202)
         }
 
@@ -139,10 +133,13 @@
         func massExtensionStatus(productID: String, requestIdentifier: String) throws(APIError) -> HTTPResponse {
             guard !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else { throw .invalidRequestIdentifier }
             guard !productID.isEmpty else { throw .invalidProductId }
-            guard let status = driver.massExtension(productID: productID, requestIdentifier: requestIdentifier) else {
-                throw .statusRequestNotFound
-            }
-            return APIRequest.json(status)
+            guard let request = store.massRenewalExtension(productID: productID, requestIdentifier: requestIdentifier)
+            else { throw .statusRequestNotFound }
+            return APIRequest.json(
+                MassExtensionStatus(
+                    requestIdentifier: request.requestIdentifier, complete: true,
+                    completeDate: JWSDate(request.completeDate).millisecondsSince1970,
+                    succeededCount: Int64(request.succeededCount), failedCount: Int64(request.failedCount)))
         }
     }
 #endif

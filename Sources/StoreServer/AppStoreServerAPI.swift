@@ -79,30 +79,29 @@
 
         // MARK: Customers
 
+        /// The customer whose purchased record a path's transaction id names, with the parts a request needs, read from
+        /// the store at once (``StoreSimulator/SimulatedStore/customer(ofTransaction:including:)``).
+        func customer(of text: String, including parts: StoreCustomer.Parts = []) throws(APIError) -> StoreCustomer {
+            guard let id = APIRequest.transactionID(text) else { throw .invalidTransactionId }
+            guard let customer = store.customer(ofTransaction: id, including: parts),
+                customer.transaction.state == .purchased
+            else { throw .transactionIdNotFound }
+            return customer
+        }
+
         /// The purchased record named by a path's transaction id.
         func record(of text: String) throws(APIError) -> TransactionRecord {
-            guard let id = APIRequest.transactionID(text) else { throw .invalidTransactionId }
-            guard let record = store.transaction(id), record.state == .purchased else { throw .transactionIdNotFound }
-            return record
-        }
-
-        /// The purchased record named by a path's transaction id, and every purchased record of its account.
-        func customer(of text: String) throws(APIError) -> (record: TransactionRecord, records: [TransactionRecord]) {
-            let record = try record(of: text)
-            return (record, store.transactions(of: record.account).filter { $0.state == .purchased })
-        }
-
-        /// The subscription group of a record's product, if it is an auto-renewable subscription.
-        func groupID(of record: TransactionRecord) -> String? {
-            store.catalog.product(record.productID)?.subscription?.groupID
+            try customer(of: text).transaction
         }
 
         // MARK: Get Transaction Info
 
         private func transactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
-            let record = try record(of: text)
+            let customer = try customer(of: text)
             return .json(
-                200, APIRequest.object(key: "signedTransactionInfo", string: try signed.transaction(record.id)))
+                200,
+                APIRequest.object(
+                    key: "signedTransactionInfo", string: try signed.transaction(customer.transaction, in: customer)))
         }
 
         // MARK: Get App Transaction Info
@@ -122,12 +121,13 @@
                 let status: Int
                 let signedTransactions: [String]?
             }
-            guard let id = APIRequest.transactionID(orderID), let record = store.transaction(id),
-                record.state == .purchased
+            guard let id = APIRequest.transactionID(orderID), let customer = store.customer(ofTransaction: id),
+                customer.transaction.state == .purchased
             else {
                 return APIRequest.json(Response(status: 1, signedTransactions: nil))
             }
-            return APIRequest.json(Response(status: 0, signedTransactions: [try signed.transaction(record.id)]))
+            return APIRequest.json(
+                Response(status: 0, signedTransactions: [try signed.transaction(customer.transaction, in: customer)]))
         }
     }
 #endif

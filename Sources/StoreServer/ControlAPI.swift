@@ -152,7 +152,7 @@
                 default: throw ControlError("action is required: request, consent or decline")
                 }
             case ("GET", "consumption"):
-                guard let info = driver.consumption(forTransaction: id) else {
+                guard let info = store.consumptionInformation(forTransaction: id) else {
                     throw ControlError("no consumption information was sent for \(id)", status: 404)
                 }
                 let encoder = JSONEncoder()

@@ -1,28 +1,28 @@
 #if Server
     /// One HTTP response: a status, headers and a body.
-    package struct HTTPResponse: Sendable, Hashable {
+    struct HTTPResponse: Sendable, Hashable {
         /// The status code, such as 200.
-        package var status: Int
+        var status: Int
         /// The headers, in order.
-        package var headers: [HTTPHeader]
+        var headers: [HTTPHeader]
         /// The body.
-        package var body: [UInt8]
+        var body: [UInt8]
 
         /// Creates a response.
-        package init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+        init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
         /// A response with a JSON body (`Content-Type: application/json`).
-        package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
             HTTPResponse(
                 status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: body)
         }
 
         /// A response with a plain-text body.
-        package static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        static func text(_ status: Int, _ text: String) -> HTTPResponse {
             HTTPResponse(
                 status: status, headers: [HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")],
                 body: Array(text.utf8))

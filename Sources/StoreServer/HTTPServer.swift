@@ -15,18 +15,18 @@
     /// ``HTTPServerConfiguration/maximumQueryParameters`` query parameters; 400 for a target with an encoded control
     /// character (`%00` to `%1F`, `%7F`), a repeated `Authorization` header, a `Content-Length` that is not a number,
     /// `Content-Length` headers that differ, or a `Content-Length` with a `Transfer-Encoding`.
-    package final class HTTPServer: Sendable {
+    final class HTTPServer: Sendable {
         /// The memory libmicrohttpd may use for one connection: the request's line and headers, its query
         /// parameters, the response's headers. The configuration's limits on the target keep a request within it.
         static let connectionMemory = 64 * 1024
 
         /// A request handler: called on the server's threads, possibly several at once.
-        package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+        typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
         /// The port the server listens on (the one the system picked when the configuration asked for 0).
-        package let port: UInt16
+        let port: UInt16
         /// The configuration it was started with.
-        package let configuration: HTTPServerConfiguration
+        let configuration: HTTPServerConfiguration
         /// The daemon while running; nil once stopped.
         private let daemon: Mutex<Daemon?>
         /// The context passed to the C callbacks, retained until the daemon has stopped.
@@ -40,7 +40,7 @@
         /// - Throws: ``StoreServerError/Code/nonLoopbackAddress`` for an address other than loopback that the
         ///   configuration does not allow, ``StoreServerError/Code/invalidAddress``, or
         ///   ``StoreServerError/Code/cannotListen``.
-        package init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(StoreServerError) {
+        init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(StoreServerError) {
             guard configuration.isLoopback || configuration.allowsNonLoopback else {
                 throw StoreServerError(
                     .nonLoopbackAddress,
@@ -80,7 +80,7 @@
         }
 
         /// Stops listening, waits for the requests being handled to end and closes every connection. Idempotent.
-        package func stop() {
+        func stop() {
             let stopped = daemon.withLock { daemon -> Daemon? in
                 defer { daemon = nil }
                 return daemon
@@ -91,7 +91,7 @@
         }
 
         /// Whether the server is listening.
-        package var isRunning: Bool {
+        var isRunning: Bool {
             daemon.withLock { $0 != nil }
         }
     }

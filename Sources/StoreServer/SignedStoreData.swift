@@ -1,5 +1,6 @@
 #if Server
     import ReceiptKit
+    import StoreModels
     import StoreSimulator
 
     /// The store's own signed records, as the App Store Server API and the notifications hand them out. Every signed
@@ -15,6 +16,25 @@
             } catch {
                 throw error.code == .unknownTransaction || error.code == .transactionNotSigned
                     ? .transactionIdNotFound : .generalInternal
+            }
+        }
+
+        /// The signed transaction of a record of a customer, as read.
+        func transaction(_ record: TransactionRecord, in customer: StoreCustomer) throws(APIError) -> String {
+            do {
+                return try store.signedTransaction(record, in: customer)
+            } catch {
+                throw error.code == .transactionNotSigned ? .transactionIdNotFound : .generalInternal
+            }
+        }
+
+        /// The signed renewal info of a subscription of a customer, as read, whose original transaction is
+        /// `originalID`.
+        func renewalInfo(originalID: UInt64, in customer: StoreCustomer) throws(APIError) -> String {
+            do {
+                return try store.signedRenewalInfo(originalTransactionID: originalID, in: customer)
+            } catch {
+                throw error.code == .noSubscription ? .transactionIdNotFound : .generalInternal
             }
         }
 

@@ -17,13 +17,9 @@
         let signed: SignedStoreData
         let notifications: NotificationSender
         let environment: JWSEnvironment
-        private let state: Mutex<State>
+        /// Held while the server makes a change, so that it makes one at a time.
+        private let changing = Mutex(())
         private let observerToken: Mutex<ChangeObserverToken?> = Mutex(nil)
-
-        private struct State {
-            var consumption: [UInt64: ConsumptionRequest] = [:]
-            var massExtensions: [String: MassExtensionStatus] = [:]
-        }
 
         init(
             store: SimulatedStore, signed: SignedStoreData, notifications: NotificationSender,
@@ -33,7 +29,6 @@
             self.signed = signed
             self.notifications = notifications
             self.environment = environment
-            state = Mutex(State())
             store.runUntilIdle()
             let token = store.addChangeObserver { [weak self] change in self?.notify(change) }
             observerToken.withLock { $0 = token }
@@ -60,7 +55,7 @@
         /// retries the store's clock reached. One operation at a time.
         @discardableResult
         func perform(_ operation: StoreOperation) throws(StoreSimulatorError) -> StoreOperation.Outcome {
-            try state.withLock { _ throws(StoreSimulatorError) -> StoreOperation.Outcome in
+            try changing.withLock { _ throws(StoreSimulatorError) -> StoreOperation.Outcome in
                 let outcome = try store.perform(operation)
                 store.runUntilIdle()
                 notifications.queueDueRetries()
@@ -177,14 +172,21 @@
 
         // MARK: Consumption information and extensions
 
-        /// Keeps what a backend sent with Send Consumption Information.
-        func recordConsumption(_ request: ConsumptionRequest, forTransaction id: UInt64) {
-            state.withLock { $0.consumption[id] = request }
-        }
-
-        /// What a backend last sent with Send Consumption Information for a transaction.
-        func consumption(forTransaction id: UInt64) -> ConsumptionRequest? {
-            state.withLock { $0.consumption[id] }
+        /// Keeps what a backend sent with Send Consumption Information, in the store.
+        func recordConsumption(_ information: ConsumptionInformation, forTransaction id: UInt64) throws(APIError) {
+            do {
+                try perform(.setConsumptionInformation(information, transactionID: id))
+            } catch {
+                switch error.code {
+                case .unknownTransaction: throw .transactionIdNotFound
+                case .invalidProductType: throw .consumptionPercentageAutoRenewableSubscription
+                case .invalidAction:
+                    throw APIError(
+                        APIError.generalBadRequest.errorCode,
+                        "Invalid request. The consumption percentage must be from 0 to 100000.")
+                default: throw .generalInternal
+                }
+            }
         }
 
         /// Extends one subscription and sends RENEWAL_EXTENDED.
@@ -203,63 +205,46 @@
             return extended
         }
 
-        /// Extends every active subscription to a product (in the given storefronts) and sends
-        /// RENEWAL_EXTENSION/SUMMARY. Reusing a request identifier does nothing more, as Apple answers.
+        /// Extends every active subscription to a product (in the given storefronts) through the store, which sends
+        /// RENEWAL_EXTENDED for each, then sends RENEWAL_EXTENSION/FAILURE for each subscription it could not extend
+        /// and RENEWAL_EXTENSION/SUMMARY. Reusing a request identifier does nothing more, as Apple answers.
         func massExtend(productID: String, days: Int, requestIdentifier: String, storefronts: [String]?)
             throws(APIError)
         {
-            let key = productID + "\n" + requestIdentifier
-            guard state.withLock({ $0.massExtensions[key] }) == nil else { return }
-            var succeeded: Int64 = 0
-            var failed: Int64 = 0
-            let storefront = store.settings.storefront.countryCode
-            if storefronts.map({ $0.contains(storefront) }) ?? true {
-                var accounts = Set<String>()
-                for record in store.allTransactions() where record.productID == productID {
-                    accounts.insert(record.account)
-                }
-                for account in accounts.sorted() {
-                    // Subscribers in a grace period or billing retry are not extended: each is a failure, told as
-                    // RENEWAL_EXTENSION/FAILURE, as is any subscription the store refuses to extend.
-                    for subscription in store.subscriptions(of: account)
-                    where subscription.productID == productID && subscription.phase != .expired {
-                        do {
-                            guard subscription.phase == .active else { throw APIError.subscriptionExtensionIneligible }
-                            _ = try extend(originalID: subscription.originalID, days: days)
-                            succeeded += 1
-                        } catch {
-                            failed += 1
-                            send(
-                                PendingNotification(
-                                    type: "RENEWAL_EXTENSION", subtype: "FAILURE",
-                                    transactionID: subscription.latestRecordID, originalID: subscription.originalID,
-                                    status: store.subscriptionStatuses(of: account, groupID: subscription.groupID)
-                                        .first { !$0.isFamilyShared }?.code.rawValue),
-                                change: nil)
-                        }
-                    }
+            let performed: StoreOperation.Outcome
+            do {
+                performed = try perform(
+                    .extendRenewalDates(
+                        productID: productID, by: TimeInterval(days) * 86_400, requestIdentifier: requestIdentifier,
+                        storefrontCountryCodes: storefronts))
+            } catch {
+                switch error.code {
+                case .unknownProduct, .invalidProductType: throw .invalidProductId
+                case .invalidAction: throw .invalidRequestIdentifier
+                default: throw .generalInternal
                 }
             }
-            let status = MassExtensionStatus(
-                requestIdentifier: requestIdentifier, complete: true,
-                completeDate: JWSDate(store.now).millisecondsSince1970, succeededCount: succeeded, failedCount: failed)
-            state.withLock { $0.massExtensions[key] = status }
-            guard notifications.url != nil else { return }
+            guard case .massRenewalExtension(let outcome) = performed else { throw .generalInternal }
+            guard outcome.isNew, notifications.url != nil else { return }
+            for failure in outcome.failures {
+                send(
+                    PendingNotification(
+                        type: "RENEWAL_EXTENSION", subtype: "FAILURE", transactionID: failure.transactionID,
+                        originalID: failure.originalID, status: failure.status.rawValue),
+                    change: nil)
+            }
+            let request = outcome.request
             let payload = NotificationPayload(
                 notificationType: "RENEWAL_EXTENSION", subtype: "SUMMARY",
                 notificationUUID: UUID().uuidString.lowercased(),
                 data: nil,
                 summary: NotificationPayload.Summary(
                     environment: environment.rawValue, bundleId: store.app.bundleIdentifier, productId: productID,
-                    requestIdentifier: requestIdentifier, storefrontCountryCodes: storefronts ?? [storefront],
-                    succeededCount: succeeded, failedCount: failed),
-                signedDate: JWSDate(store.now).millisecondsSince1970)
+                    requestIdentifier: requestIdentifier,
+                    storefrontCountryCodes: storefronts ?? [store.settings.storefront.countryCode],
+                    succeededCount: Int64(request.succeededCount), failedCount: Int64(request.failedCount)),
+                signedDate: JWSDate(request.completeDate).millisecondsSince1970)
             _ = try notifications.post(payload, originalTransactionID: nil)
-        }
-
-        /// The status of a mass extension.
-        func massExtension(productID: String, requestIdentifier: String) -> MassExtensionStatus? {
-            state.withLock { $0.massExtensions[productID + "\n" + requestIdentifier] }
         }
     }
 #endif

@@ -104,6 +104,84 @@ import Testing
             #expect(try String(contentsOfFile: state + ".notifications", encoding: .utf8) == "garbage\n")
         }
 
+        @Test func consumptionInformationAndAMassExtensionOutliveARestartOnTheStateFile() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let key = try ES256Key.generate()
+            let keyFile = directory.file("AuthKey_TEST.p8")
+            try Data(key.pemEncoded.utf8).write(to: URL(fileURLWithPath: keyFile))
+            let state = directory.file("state.sqlite")
+            func serve(_ run: Int) throws -> (ChildProcess, Served) {
+                let child = try ChildProcess(
+                    [
+                        "serve", "--port", "0", "--state", state, "--api-key", "TEST=\(keyFile)", "--issuer-id",
+                        "issuer", "--control-token", "secret",
+                    ], errorLog: directory.file("stderr\(run)"))
+                return (child, Served(base: try #require(child.readLine(within: 60)), key: key))
+            }
+            let (first, served) = try serve(1)
+            let coins = try #require(
+                try await served.send("POST", "/openstorekit/v1/purchases", #"{"productId":"com.example.coins100"}"#)
+                    .object["transactionId"] as? String)
+            _ = try await served.send(
+                "POST", "/openstorekit/v1/purchases", #"{"productId":"com.example.premium.monthly"}"#)
+            let consumption =
+                #"{"customerConsented":true,"sampleContentProvided":true,"deliveryStatus":"DELIVERED","consumptionPercentage":70000}"#
+            #expect(
+                try await served.send("PUT", "/inApps/v2/transactions/consumption/\(coins)", consumption).status == 202)
+            let mass =
+                #"{"extendByDays":5,"extendReasonCode":2,"requestIdentifier":"spring","productId":"com.example.premium.monthly"}"#
+            #expect(try await served.send("POST", "/inApps/v1/subscriptions/extend/mass", mass).status == 200)
+            let statusPath = "/inApps/v1/subscriptions/extend/mass/com.example.premium.monthly/spring"
+            let consumptionPath = "/openstorekit/v1/transactions/\(coins)/consumption"
+            let status = try await served.send("GET", statusPath)
+            #expect(status.status == 200)
+            #expect(status.object["succeededCount"] as? Int == 1)
+            let kept = try await served.send("GET", consumptionPath)
+            #expect(kept.object["consumptionPercentage"] as? Int == 70000)
+            kill(first.pid, SIGTERM)
+            #expect(first.waitForExit() == 0)
+
+            let (second, again) = try serve(2)
+            let statusAgain = try await again.send("GET", statusPath)
+            #expect(statusAgain.status == 200)
+            #expect(String(decoding: statusAgain.body, as: UTF8.self) == String(decoding: status.body, as: UTF8.self))
+            let keptAgain = try await again.send("GET", consumptionPath)
+            #expect(keptAgain.status == 200)
+            #expect(String(decoding: keptAgain.body, as: UTF8.self) == String(decoding: kept.body, as: UTF8.self))
+            kill(second.pid, SIGTERM)
+            #expect(second.waitForExit() == 0)
+        }
+
+        /// A served store seen from a test: the control API with its token, the App Store Server API with tokens
+        /// minted on the store's clock.
+        private struct Served {
+            let base: String
+            let key: ES256Key
+
+            /// Sends a request, with the control token under the control API's paths and an API token otherwise.
+            func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> (
+                status: Int, body: Data, object: [String: Any]
+            ) {
+                var authorization = "Bearer secret"
+                if path.hasPrefix("/inApps/") {
+                    let store = try await send("GET", "/openstorekit/v1/store").object
+                    let now = try #require(store["now"] as? Int)
+                    let token = ServerAPIToken(
+                        keyID: "TEST", issuerID: "issuer", bundleID: "com.example.app",
+                        issuedAt: Date(timeIntervalSince1970: Double(now) / 1000))
+                    authorization = "Bearer " + (try token.signed(with: key))
+                }
+                var request = URLRequest(url: try #require(URL(string: base + path)), timeoutInterval: 30)
+                request.httpMethod = method
+                request.setValue(authorization, forHTTPHeaderField: "Authorization")
+                request.httpBody = body.map { Data($0.utf8) }
+                let (data, response) = try await URLSession.shared.data(for: request)
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data, object)
+            }
+        }
+
         /// Makes a file of `size` bytes that takes no room on disk.
         private func sparseFile(_ path: String, size: UInt64) throws {
             #expect(FileManager.default.createFile(atPath: path, contents: nil))

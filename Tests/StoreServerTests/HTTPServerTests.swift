@@ -1,7 +1,7 @@
 #if Server
     import Dispatch
     import Foundation
-    import StoreServer
+    @testable import StoreServer
     import Synchronization
     import Testing
 

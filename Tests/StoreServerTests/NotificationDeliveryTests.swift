@@ -1,7 +1,7 @@
 #if Server
     import Foundation
     import ReceiptKit
-    import StoreServer
+    @testable import StoreServer
     import StoreSimulator
     import TestSupport
     import Testing

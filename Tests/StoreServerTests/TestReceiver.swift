@@ -1,6 +1,6 @@
 #if Server
     import Foundation
-    import StoreServer
+    @testable import StoreServer
     import Synchronization
 
     /// A backend's notification endpoint for the tests: records each POSTed body and answers with the status the test

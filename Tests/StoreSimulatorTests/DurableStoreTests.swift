@@ -71,6 +71,8 @@ struct DurableStoreTests {
             workload.connect(durable)
             #expect(durable.durabilityError == nil, "round \(round)")
         }
+        let (consumption, massExtensions) = durable.state.withLock { ($0.consumption.count, $0.massExtensions.count) }
+        #expect(consumption > 0 && massExtensions > 0, "the workload sent consumption information and extensions")
         // Identifiers go on from where they were: the next payment gets the same identifier in both.
         let (memoryDevice, memoryListener) = memory.silentConnection("d1")
         let (durableDevice, durableListener) = durable.silentConnection("d1")

@@ -139,6 +139,13 @@ struct StateFileFormatTests {
         }
         store.updateAccountSettings("alice") { $0.askToBuyEnabled = true }
         store.setReceiptExpired(true, deviceID: "device")
+        let coins = try #require(store.allTransactions().first { $0.productID == "com.example.coins100" })
+        try store.setConsumptionInformation(
+            ConsumptionInformation(
+                sampleContentProvided: false, deliveryStatus: .delivered, consumptionPercentage: 100),
+            forTransaction: coins.id)
+        try store.extendRenewalDates(
+            productID: "com.example.premium.monthly", by: 86_400, requestIdentifier: "full")
         try store.compact()
         try store.close()
     }
@@ -146,7 +153,7 @@ struct StateFileFormatTests {
     @Test(
         "A table with a damaged row is refused naming the file and the table, and nothing changes",
         arguments: [
-            StoreTables.Table.values, .records, .devices, .subscriptions, .accounts,
+            StoreTables.Table.values, .records, .devices, .subscriptions, .accounts, .consumption, .massExtensions,
         ])
     func damagedTable(table: StoreTables.Table) throws {
         let directory = try TemporaryDirectory()

@@ -36,6 +36,16 @@ struct StateFileValueTests {
         case deviceKeyMismatch
         /// A subscription whose period ends in the year 300,000,000.
         case expiresAtFar
+        /// Consumption information with a percentage above 100,000.
+        case consumptionPercentageHuge
+        /// Consumption information of a transaction identifier never handed out.
+        case consumptionNeverIssued
+        /// A mass extension filed under another request's key.
+        case massExtensionKeyMismatch
+        /// A mass extension that counts -1 subscriptions extended.
+        case massExtensionCountNegative
+        /// A mass extension that moved renewal dates by a negative interval.
+        case massExtensionIntervalNegative
 
         var testDescription: String { rawValue }
 
@@ -54,6 +64,13 @@ struct StateFileValueTests {
             case .unfinishedNeverIssued: [StoreTables.Table.devices.rawValue, "row device", "unfinished"]
             case .deviceKeyMismatch: [StoreTables.Table.devices.rawValue, "row other", "field id"]
             case .expiresAtFar: [StoreTables.Table.subscriptions.rawValue, "field expiresAt"]
+            case .consumptionPercentageHuge: [StoreTables.Table.consumption.rawValue, "field consumptionPercentage"]
+            case .consumptionNeverIssued:
+                [StoreTables.Table.consumption.rawValue, "field transaction", "handed out again"]
+            case .massExtensionKeyMismatch:
+                [StoreTables.Table.massExtensions.rawValue, "row other", "requestIdentifier"]
+            case .massExtensionCountNegative: [StoreTables.Table.massExtensions.rawValue, "field succeededCount"]
+            case .massExtensionIntervalNegative: [StoreTables.Table.massExtensions.rawValue, "field interval"]
             }
         }
 
@@ -102,8 +119,34 @@ struct StateFileValueTests {
                 )
                 try database.write { txn in try txn.put(bytes, forKey: "other", in: StoreTables.Table.devices.rawValue)
                 }
+            case .consumptionPercentageHuge:
+                let key = try #require(
+                    try database.read { txn in try txn.all(in: StoreTables.Table.consumption.rawValue) }.first?.key)
+                try Self.alterRow(database, .consumption, key) { $0["consumptionPercentage"] = 100_001 }
+            case .consumptionNeverIssued:
+                let row = try #require(
+                    try database.read { txn in try txn.all(in: StoreTables.Table.consumption.rawValue) }.first)
+                try database.write { txn in
+                    try txn.put(
+                        row.value, forKey: RecordRow.key(UInt64(Int64.max - 1)),
+                        in: StoreTables.Table.consumption.rawValue)
+                }
+            case .massExtensionKeyMismatch:
+                let row = try #require(
+                    try database.read { txn in try txn.all(in: StoreTables.Table.massExtensions.rawValue) }.first)
+                try database.write { txn in
+                    _ = try txn.remove(forKey: row.key, in: StoreTables.Table.massExtensions.rawValue)
+                    try txn.put(row.value, forKey: "other", in: StoreTables.Table.massExtensions.rawValue)
+                }
+            case .massExtensionCountNegative:
+                try Self.alterRow(database, .massExtensions, Self.massKey) { $0["succeededCount"] = -1 }
+            case .massExtensionIntervalNegative:
+                try Self.alterRow(database, .massExtensions, Self.massKey) { $0["interval"] = -86_400 }
             }
         }
+
+        /// The key of the mass extension ``StateFileFormatTests/makeFullFile(at:)`` makes.
+        static let massKey = "com.example.premium.monthly\nfull"
 
         /// Alters the state of the first subscription's row.
         private static func alterSubscription(_ database: LedgerDatabase, _ body: (inout [String: Any]) -> Void) throws

@@ -39,11 +39,13 @@ private func caseName(_ operation: StoreOperation) -> String {
     case .script: "script"
     case .setHistoryRetention: "setHistoryRetention"
     case .setReceiptExpired: "setReceiptExpired"
+    case .extendRenewalDates: "extendRenewalDates"
+    case .setConsumptionInformation: "setConsumptionInformation"
     }
 }
 
 /// The number of cases ``caseName(_:)`` knows.
-private let operationCount = 27
+private let operationCount = 29
 
 /// Applies a workload that makes every kind of operation through ``SimulatedStore/perform(_:reporting:)``, the same
 /// on every store it is given, and returns the names of the operations it made.
@@ -92,6 +94,17 @@ private struct EveryOperation {
         try perform(.forceRenewal(productID: monthly, account: "alice"), on: stores)
         try perform(.expireSubscription(productID: monthly, account: "alice"), on: stores)
 
+        try perform(
+            .extendRenewalDates(
+                productID: monthly, by: 3_600, requestIdentifier: "r-1", storefrontCountryCodes: ["USA"]),
+            on: stores)
+        try perform(
+            .setConsumptionInformation(
+                ConsumptionInformation(
+                    sampleContentProvided: true, deliveryStatus: .delivered, consumptionPercentage: 50_000,
+                    refundPreference: .decline),
+                transactionID: consumable.id),
+            on: stores)
         try perform(.refund(owned.id, reason: .developerIssue), on: stores)
         try perform(.reverseRefund(owned.id), on: stores)
         try perform(.requestRefund(consumable.id, reason: .other), on: stores)
@@ -150,6 +163,15 @@ struct StoreOperationTests {
         }
         #expect(reopened.settings == memory.settings)
         #expect(reopened.historyRetention == memory.historyRetention)
+        #expect(reopened.massRenewalExtension(productID: monthly, requestIdentifier: "r-1") != nil)
+        for id in memory.allTransactions().map(\.id) {
+            #expect(
+                reopened.consumptionInformation(forTransaction: id) == memory.consumptionInformation(forTransaction: id)
+            )
+        }
+        #expect(
+            reopened.massRenewalExtension(productID: monthly, requestIdentifier: "r-1")
+                == memory.massRenewalExtension(productID: monthly, requestIdentifier: "r-1"))
         #expect(
             reopened.unfinishedTransactions(deviceID: "kid-phone")
                 == memory.unfinishedTransactions(deviceID: "kid-phone"))
@@ -208,6 +230,13 @@ struct StoreOperationTests {
             .updateSettings(settings), .updateAccountSettings(account: "kid", AccountSettings(paymentsAllowed: false)),
             .reconfigure(.demo), .script(.fail(StoreFailure(.paymentInvalid, "scripted")), productID: pro),
             .script(.askToBuy), .setHistoryRetention(.receiptOnly), .setReceiptExpired(true, deviceID: "phone"),
+            .extendRenewalDates(productID: monthly, by: 86_400, requestIdentifier: "r", storefrontCountryCodes: nil),
+            .extendRenewalDates(
+                productID: monthly, by: 60, requestIdentifier: "s", storefrontCountryCodes: ["FRA", "USA"]),
+            .setConsumptionInformation(
+                ConsumptionInformation(
+                    customerConsented: false, sampleContentProvided: false, deliveryStatus: .undeliveredOther),
+                transactionID: 14),
         ]
         #expect(Set(operations.map(caseName)).count == operationCount)
         for operation in operations {

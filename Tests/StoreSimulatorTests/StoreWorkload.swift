@@ -153,9 +153,25 @@ struct StoreWorkload {
             }
         case 92..<94:
             if let record = nth(history) { try? store.deleteTransaction(record.id) }
-        case 94..<96:
+        case 94..<95:
             store.setReceiptExpired(pick % 2 == 0, deviceID: deviceID)
-        case 96..<98:
+        case 95..<97:
+            // What a developer's server sends and reads back: kept by the store like any change.
+            if pick % 2 == 0, let record = nth(history.filter { $0.state == .purchased }) {
+                let information = ConsumptionInformation(
+                    sampleContentProvided: pick % 4 == 0,
+                    deliveryStatus: ConsumptionInformation.DeliveryStatus.allCases[Int(pick / 8 % 5)],
+                    consumptionPercentage: record.productType == .autoRenewableSubscription
+                        ? nil : Int(pick / 256 % 100_001),
+                    refundPreference: pick % 3 == 0 ? nil : .grantProrated)
+                try? store.setConsumptionInformation(information, forTransaction: record.id)
+            } else {
+                let subscription = pick % 7 == 0 ? product : Self.products[3 + Int(pick / 8 % 2)]
+                _ = try? store.extendRenewalDates(
+                    productID: subscription, by: hours * 3600, requestIdentifier: "r\(pick / 8 % 4)",
+                    storefrontCountryCodes: pick % 5 == 1 ? ["GBR"] : nil)
+            }
+        case 97..<98:
             switch pick % 4 {
             case 0:
                 store.updateAccountSettings(account) { settings in

@@ -83,6 +83,12 @@ struct StoreSnapshot: Codable, Sendable {
         var storefront: Storefront
     }
 
+    /// The consumption information sent for a transaction.
+    struct Consumption: Codable, Sendable {
+        var transaction: UInt64
+        var information: ConsumptionInformation
+    }
+
     /// A scripted outcome waiting for a purchase.
     struct Scripted: Codable, Sendable {
         var productID: String?
@@ -128,6 +134,12 @@ struct StoreSnapshot: Codable, Sendable {
     var accountSettings: [String: AccountSettings]?
     /// The family of each account in one; absent from the snapshots of earlier releases and of stores with none.
     var families: [String: String]?
+    /// The consumption information sent, by transaction, in transaction order; absent from the snapshots of earlier
+    /// releases and of stores with none.
+    var consumption: [Consumption]?
+    /// The mass renewal-date extensions, by product and request identifier; absent from the snapshots of earlier
+    /// releases and of stores with none.
+    var massExtensions: [String: MassRenewalExtension]?
     var nextTransactionID: UInt64
     var nextWebOrderLineItemID: UInt64
     /// The history, by identifier.
@@ -148,6 +160,13 @@ struct StoreSnapshot: Codable, Sendable {
         self.settings = state.settings
         self.accountSettings = state.accountSettings.isEmpty ? nil : state.accountSettings
         self.families = state.families.isEmpty ? nil : state.families
+        self.consumption =
+            state.consumption.isEmpty
+            ? nil
+            : state.consumption.sorted { $0.key < $1.key }.map {
+                Consumption(transaction: $0.key, information: $0.value)
+            }
+        self.massExtensions = state.massExtensions.isEmpty ? nil : state.massExtensions
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
@@ -172,6 +191,9 @@ struct StoreSnapshot: Codable, Sendable {
         state.settings = settings
         state.accountSettings = accountSettings ?? [:]
         state.families = families ?? [:]
+        state.consumption = Dictionary(
+            (consumption ?? []).map { ($0.transaction, $0.information) }, uniquingKeysWith: { _, last in last })
+        state.massExtensions = massExtensions ?? [:]
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = RecordTable(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))

@@ -37,7 +37,9 @@ extension StoreState {
     /// Checks every number and reference of a state read from a file, before anything runs on it: counters in their
     /// range and above every identifier they handed out, dates within ``storedDateLimit`` of 2001, counts of periods and attempts
     /// within ``storedCountLimit``, each device's transactions once and its storefronts for its own transactions, each
-    /// subscription filed under its own account and group, catalog periods and offers within their ranges.
+    /// subscription filed under its own account and group, catalog periods and offers within their ranges, consumption
+    /// information of a transaction handed out with its percentage in range, each mass extension filed under its own
+    /// product and request identifier with a positive interval, a date and counts in range.
     /// - Throws: The first problem found, naming its table, row and field.
     func checkStoredValues() throws(StoredValueProblem) {
         typealias Meta = StoreTables.Meta
@@ -58,6 +60,39 @@ extension StoreState {
         for record in records.values { try checkRecord(record) }
         for device in devices.values { try checkDevice(device) }
         for (slot, row) in subscriptions.rows(nil) { try checkSubscription(row, slot: slot) }
+        for (id, information) in consumption { try checkConsumption(information, transaction: id) }
+        for (key, request) in massExtensions { try checkMassExtension(request, key: key) }
+    }
+
+    private func checkConsumption(_ information: ConsumptionInformation, transaction id: UInt64)
+        throws(StoredValueProblem)
+    {
+        let table = StoreTables.Table.consumption.rawValue
+        let row = RecordRow.key(id)
+        try checkIdentifier(id, table, row, "transaction")
+        if let percentage = information.consumptionPercentage {
+            try Self.require(
+                ConsumptionInformation.percentageRange.contains(percentage), table, row, "consumptionPercentage",
+                "\(percentage) is outside 0...100000")
+        }
+    }
+
+    private func checkMassExtension(_ request: MassRenewalExtension, key: String) throws(StoredValueProblem) {
+        let table = StoreTables.Table.massExtensions.rawValue
+        try Self.require(
+            key == request.key, table, key, "productId, requestIdentifier",
+            "the row holds the request \(request.requestIdentifier) of \(request.productID), not the one of its key")
+        try Self.require(
+            !request.requestIdentifier.isEmpty, table, key, "requestIdentifier", "the request identifier is empty")
+        try Self.require(
+            request.interval > 0 && request.interval <= Self.storedDateLimit, table, key, "interval",
+            "\(request.interval) seconds is not a positive time within 10^13 seconds")
+        try Self.checkDate(request.completeDate, table, key, "completeDate")
+        for (count, field) in [(request.succeededCount, "succeededCount"), (request.failedCount, "failedCount")] {
+            try Self.require(
+                (0...Self.storedCountLimit).contains(count), table, key, field,
+                "\(count) is outside 0...\(Self.storedCountLimit)")
+        }
     }
 
     private func checkCatalog() throws(StoredValueProblem) {

@@ -3,9 +3,10 @@ import Ledger
 import StoreModels
 
 /// A store's state as tables of a state file (format 2, docs/durable-state.md): a row per record, device, subscription,
-/// account with its own settings, account in a family, used offer nonce and expired receipt, one row each for the catalog, the settings and
-/// the scripted outcomes, and meta values for the counters, the retention, the store time and the journal position the
-/// tables include.
+/// account with its own settings, account in a family, used offer nonce and expired receipt, transaction with
+/// consumption information and mass renewal-date extension, one row each for the catalog, the settings and the scripted
+/// outcomes, and meta values for the counters, the retention, the store time and the journal position the tables
+/// include.
 ///
 /// Opening reads the tables directly (no replay of the history) and then replays the few journal entries written after
 /// them. Compaction (``write(_:state:time:through:)``) brings the tables up to date with the rows that changed: the
@@ -24,6 +25,13 @@ struct StoreTables: Sendable {
         /// An account's family: the key is the account, the value the family's name in UTF-8. Absent from files
         /// written before Family Sharing, which read as having no families.
         case families = "openstorekit.store.families"
+        /// The consumption information sent for a transaction: the key is the transaction (``RecordRow/key(_:)``), the
+        /// value ``ConsumptionInformation`` as JSON. Absent from files written before it, which read as having none.
+        case consumption = "openstorekit.store.consumption"
+        /// A mass renewal-date extension: the key is its product and request identifier
+        /// (``MassRenewalExtension/key(productID:requestIdentifier:)``), the value ``MassRenewalExtension`` as JSON.
+        /// Absent from files written before it, which read as having none.
+        case massExtensions = "openstorekit.store.mass-extensions"
     }
 
     /// Meta keys of the scalar parts.
@@ -49,6 +57,8 @@ struct StoreTables: Sendable {
     private var devices: [String: [UInt8]] = [:]
     private var accounts: [String: [UInt8]] = [:]
     private var families: [String: [UInt8]] = [:]
+    private var consumption: [String: [UInt8]] = [:]
+    private var massExtensions: [String: [UInt8]] = [:]
     private var nonces = Set<String>()
     private var expiredReceipts = Set<String>()
     private var counters: [String: Int64] = [:]
@@ -164,6 +174,20 @@ struct StoreTables: Sendable {
                 }
                 tables.families[key] = bytes
                 state.families[key] = family
+            }
+            table = .consumption
+            try txn.forEach(in: Table.consumption.rawValue) { key, bytes in
+                row = key
+                guard key.utf8.count == 20, key.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = UInt64(key)
+                else { throw Unreadable(description: "the key is not a transaction identifier of 20 digits") }
+                tables.consumption[key] = bytes
+                state.consumption[id] = try JSONDecoder().decode(ConsumptionInformation.self, from: Data(bytes))
+            }
+            table = .massExtensions
+            try txn.forEach(in: Table.massExtensions.rawValue) { key, bytes in
+                row = key
+                tables.massExtensions[key] = bytes
+                state.massExtensions[key] = try JSONDecoder().decode(MassRenewalExtension.self, from: Data(bytes))
             }
             table = .nonces
             try txn.forEach(in: Table.nonces.rawValue) { key, _ in tables.nonces.insert(key) }
@@ -284,8 +308,8 @@ struct StoreTables: Sendable {
         try txn.put(writer.bytes, forKey: RecordRow.key(record.id), in: Table.records.rawValue)
     }
 
-    /// The parts compared with what the file holds: counters, values, devices, accounts, families, nonces, expired
-    /// receipts.
+    /// The parts compared with what the file holds: counters, values, devices, accounts, families, consumption
+    /// information, mass extensions, nonces, expired receipts.
     private mutating func writeSmallParts(
         _ txn: borrowing LedgerWriteTransaction, state: StoreState, time: Date, through: Int64, encoder: JSONEncoder
     ) throws {
@@ -350,8 +374,35 @@ struct StoreTables: Sendable {
             families[account] = nil
         }
 
+        try Self.sync(
+            txn, &consumption, to: state.consumption.map { (key: RecordRow.key($0.key), value: $0.value) },
+            in: .consumption,
+            encoder: encoder)
+        try Self.sync(
+            txn, &massExtensions, to: state.massExtensions.map { (key: $0.key, value: $0.value) }, in: .massExtensions,
+            encoder: encoder)
         try Self.sync(txn, &nonces, to: state.usedNonces, in: .nonces)
         try Self.sync(txn, &expiredReceipts, to: state.receiptExpired, in: .expiredReceipts)
+    }
+
+    /// Writes the rows whose JSON differs from what the file holds and removes the rows no longer there.
+    private static func sync<Value: Encodable>(
+        _ txn: borrowing LedgerWriteTransaction, _ written: inout [String: [UInt8]],
+        to current: [(key: String, value: Value)], in table: Table, encoder: JSONEncoder
+    ) throws {
+        guard !(written.isEmpty && current.isEmpty) else { return }
+        var seen = Set<String>()
+        for (key, value) in current {
+            seen.insert(key)
+            let bytes = try json(value, encoder)
+            guard written[key] != bytes else { continue }
+            try txn.put(bytes, forKey: key, in: table.rawValue)
+            written[key] = bytes
+        }
+        for key in written.keys where !seen.contains(key) {
+            _ = try txn.remove(forKey: key, in: table.rawValue)
+            written[key] = nil
+        }
     }
 
     /// Writes the keys added to a set and removes the keys removed from it.

@@ -34,4 +34,30 @@ extension SimulatedStore {
     {
         state.withLock { $0.records(of: account) }.filter { StoreState.isListed($0, in: view) }
     }
+
+    /// The customer a transaction belongs to, read under one acquisition of the store's lock: the transaction, the
+    /// payload mapping as the store stands, and the parts asked for (the account's records, its subscription statuses
+    /// with what their renewal info is signed from). `nil` when no transaction has the identifier.
+    public func customer(ofTransaction id: UInt64, including parts: StoreCustomer.Parts = []) -> StoreCustomer? {
+        let environment = jwsEnvironment
+        return state.withLock { state -> StoreCustomer? in
+            guard let transaction = state.records[id] else { return nil }
+            let account = transaction.account
+            var statuses: [StoreSubscriptionStatus] = []
+            var renewals: [UInt64: StoreState.RenewalSource] = [:]
+            var latest: [UInt64: TransactionRecord] = [:]
+            if parts.contains(.subscriptionStatuses) {
+                statuses = state.subscriptionStatuses(of: account, groupID: nil)
+                for status in statuses {
+                    renewals[status.originalID] = state.renewalSource(originalTransactionID: status.originalID)
+                    latest[status.transactionID] = state.records[status.transactionID]
+                }
+            }
+            return StoreCustomer(
+                transaction: transaction, records: parts.contains(.history) ? state.records(of: account) : [],
+                subscriptionStatuses: statuses,
+                payloadMapping: payloadMapping(of: state, environment: environment),
+                renewals: renewals, latestTransactions: latest)
+        }
+    }
 }

@@ -64,6 +64,13 @@ extension SimulatedStore {
             return .subscriptionEvents(try advance(to: date, limitingRenewals: !replaying, reporting: report))
         case .extendRenewalDate(let originalID, let interval):
             return .subscription(try extendRenewalDate(originalID: originalID, by: interval))
+        case .extendRenewalDates(let productID, let interval, let requestIdentifier, let storefronts):
+            return .massRenewalExtension(
+                try extendRenewalDates(
+                    productID: productID, by: interval, requestIdentifier: requestIdentifier,
+                    storefrontCountryCodes: storefronts))
+        case .setConsumptionInformation(let information, let id):
+            try setConsumptionInformation(information, forTransaction: id)
         case .joinFamily(let family, let accounts):
             try joinFamily(family, accounts: accounts)
         case .leaveFamily(let account):

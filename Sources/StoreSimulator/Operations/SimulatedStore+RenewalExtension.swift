@@ -28,35 +28,60 @@ extension SimulatedStore {
         defer { journal?.end() }
         let now = clock.now
         let extended = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
-            guard state.records[originalID] != nil else { throw Self.unknownTransaction(originalID) }
-            guard let found = state.subscriptions.values.first(where: { $0.originalID == originalID }) else {
-                throw StoreSimulatorError(.noSubscription, "transaction \(originalID) begins no subscription")
-            }
-            let key = StoreState.subscriptionKey(account: found.account, groupID: found.groupID)
-            var subscription = found
-            guard subscription.phase == .active else {
-                throw StoreSimulatorError(
-                    .invalidAction, "the subscription of \(originalID) is \(subscription.phase.rawValue), not active")
-            }
-            guard interval <= ManualClock.latestDate.timeIntervalSince(subscription.expiresAt) else {
-                throw StoreSimulatorError(
-                    .dateOutOfRange,
-                    "extending the subscription of \(originalID) by \(interval) seconds would move its renewal date "
-                        + "past \(ManualClock.latestDate.ISO8601Format()), the latest time the store's clock can show")
-            }
-            subscription.expiresAt += interval
-            subscription.periodAnchor = nil
-            subscription.periodsSinceAnchor = 0
-            if var latest = state.records[subscription.latestRecordID] {
-                latest.expirationDate = subscription.expiresAt
-                state.records[latest.id] = latest
-                state.mirrorShares(of: latest.id)
-            }
-            state.subscriptions[key] = subscription
-            state.report(.renewalDateExtended(seconds: interval), at: now, of: subscription)
-            return subscription
+            try state.extendRenewalDate(originalID: originalID, by: interval, at: now)
         }
         tellChanges()
         return extended
+    }
+
+    /// Moves the renewal date of every active subscription to a product later, as the App Store Server API's Extend
+    /// Subscription Renewal Dates for All Active Subscribers does, all at once: each subscription to the product that
+    /// is active is extended as ``extendRenewalDate(originalID:by:)`` extends it (its change reported as
+    /// `renewalDateExtended`), in account order; one in a billing grace period or billing retry, or that would renew
+    /// past `ManualClock.latestDate`, is a failure. With `storefrontCountryCodes` that do not name the store's
+    /// storefront, nothing is extended. The request is kept, complete, under the product and `requestIdentifier`
+    /// (``massRenewalExtension(productID:requestIdentifier:)``); a request identifier used before for the product does
+    /// nothing more and answers what the first request did.
+    ///
+    /// A durable store records the request in its journal and keeps it in its state file.
+    ///
+    /// - Parameters:
+    ///   - productID: An auto-renewable subscription of the catalog.
+    ///   - interval: How much later, positive.
+    ///   - requestIdentifier: The request's identifier, not empty.
+    ///   - storefrontCountryCodes: The storefronts to extend subscriptions in, or `nil` for all.
+    /// - Returns: The request as kept, whether this call made it, and the subscriptions it could not extend.
+    /// - Throws: `invalidAction` when `interval` is not positive or `requestIdentifier` is empty, `unknownProduct`,
+    ///   `invalidProductType` for a product that is not an auto-renewable subscription.
+    @discardableResult
+    public func extendRenewalDates(
+        productID: String, by interval: TimeInterval, requestIdentifier: String,
+        storefrontCountryCodes: [String]? = nil
+    ) throws(StoreSimulatorError) -> MassRenewalExtension.Outcome {
+        guard interval > 0, interval.isFinite else {
+            throw StoreSimulatorError(.invalidAction, "an extension must move the renewal date later")
+        }
+        journal?.begin(
+            .operation(
+                .extendRenewalDates(
+                    productID: productID, by: interval, requestIdentifier: requestIdentifier,
+                    storefrontCountryCodes: storefrontCountryCodes)))
+        defer { journal?.end() }
+        let now = clock.now
+        let outcome = try state.withLock { state throws(StoreSimulatorError) -> MassRenewalExtension.Outcome in
+            try state.extendRenewalDates(
+                productID: productID, by: interval, requestIdentifier: requestIdentifier,
+                storefrontCountryCodes: storefrontCountryCodes, at: now)
+        }
+        tellChanges()
+        return outcome
+    }
+
+    /// The mass extension made with a request identifier for a product
+    /// (``extendRenewalDates(productID:by:requestIdentifier:storefrontCountryCodes:)``), or `nil` when none was.
+    public func massRenewalExtension(productID: String, requestIdentifier: String) -> MassRenewalExtension? {
+        state.withLock {
+            $0.massExtensions[MassRenewalExtension.key(productID: productID, requestIdentifier: requestIdentifier)]
+        }
     }
 }

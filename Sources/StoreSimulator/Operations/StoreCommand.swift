@@ -61,6 +61,8 @@ enum StoreCommand: Sendable {
         case joinFamily = 32
         case leaveFamily = 33
         case joinFamilyAccounts = 36
+        case setConsumptionInformation = 34
+        case extendRenewalDates = 35
     }
 
     // MARK: Encoding
@@ -184,6 +186,25 @@ enum StoreCommand: Sendable {
         case .leaveFamily(let account):
             writer.header(.leaveFamily, time)
             writer.string(account)
+        case .setConsumptionInformation(let information, let id):
+            writer.identified(.setConsumptionInformation, time, id)
+            writer.bool(information.customerConsented)
+            writer.bool(information.sampleContentProvided)
+            writer.string(information.deliveryStatus.rawValue)
+            writer.optionalInt(information.consumptionPercentage)
+            writer.optionalString(information.refundPreference?.rawValue)
+        case .extendRenewalDates(let productID, let interval, let requestIdentifier, let storefronts):
+            writer.header(.extendRenewalDates, time)
+            writer.string(productID)
+            writer.double(interval)
+            writer.string(requestIdentifier)
+            if let storefronts {
+                writer.byte(1)
+                writer.int(storefronts.count)
+                for storefront in storefronts { writer.string(storefront) }
+            } else {
+                writer.byte(0)
+            }
         }
     }
 
@@ -335,6 +356,33 @@ enum StoreCommand: Sendable {
             command = .operation(.joinFamily(family, accounts: accounts))
         case .leaveFamily:
             command = .operation(.leaveFamily(account: try reader.string("the account")))
+        case .setConsumptionInformation:
+            let id = try reader.uint64("the transaction")
+            command = .operation(.setConsumptionInformation(try reader.consumptionInformation(), transactionID: id))
+        case .extendRenewalDates:
+            let productID = try reader.string("the product")
+            let start = reader.offset
+            let interval = try reader.double("the extension")
+            guard interval > 0, interval.isFinite else {
+                throw JournalReader.Failure(
+                    offset: start, message: "the extension \(interval) s is not a positive time")
+            }
+            let requestIdentifier = try reader.string("the request identifier")
+            var storefronts: [String]?
+            if try reader.bool("the presence of the storefronts") {
+                let countStart = reader.offset
+                let count = try reader.int("the number of storefronts")
+                guard count >= 0 else {
+                    throw JournalReader.Failure(offset: countStart, message: "\(count) storefronts is negative")
+                }
+                var list: [String] = []
+                for _ in 0..<count { list.append(try reader.string("a storefront")) }
+                storefronts = list
+            }
+            command = .operation(
+                .extendRenewalDates(
+                    productID: productID, by: interval, requestIdentifier: requestIdentifier,
+                    storefrontCountryCodes: storefronts))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")
@@ -367,6 +415,12 @@ extension JournalWriter {
         string(discount.nonce)
         string(discount.signature)
         int64(discount.timestamp)
+    }
+
+    fileprivate mutating func optionalInt(_ value: Int?) {
+        guard let value else { return byte(0) }
+        byte(1)
+        int(value)
     }
 
     fileprivate mutating func outcome(_ outcome: ScriptedOutcome) {
@@ -402,6 +456,36 @@ extension JournalReader {
         return PaymentRequest(
             productID: productID, quantity: quantity, applicationUsername: username, simulatesAskToBuy: askToBuy,
             discount: discount, hasRequestData: requestData)
+    }
+
+    fileprivate mutating func consumptionInformation() throws(Failure) -> ConsumptionInformation {
+        let consented = try bool("the customer's consent")
+        let sample = try bool("the sample flag")
+        let deliveryStart = offset
+        let delivery = try string("the delivery status")
+        guard let deliveryStatus = ConsumptionInformation.DeliveryStatus(rawValue: delivery) else {
+            throw Failure(offset: deliveryStart, message: "unknown delivery status \(delivery)")
+        }
+        var percentage: Int?
+        if try bool("the presence of the consumption percentage") {
+            let start = offset
+            let value = try int("the consumption percentage")
+            guard ConsumptionInformation.percentageRange.contains(value) else {
+                throw Failure(offset: start, message: "the consumption percentage \(value) is outside 0...100000")
+            }
+            percentage = value
+        }
+        var preference: ConsumptionInformation.RefundPreference?
+        let preferenceStart = offset
+        if let raw = try optionalString("the refund preference") {
+            guard let value = ConsumptionInformation.RefundPreference(rawValue: raw) else {
+                throw Failure(offset: preferenceStart, message: "unknown refund preference \(raw)")
+            }
+            preference = value
+        }
+        return ConsumptionInformation(
+            customerConsented: consented, sampleContentProvided: sample, deliveryStatus: deliveryStatus,
+            consumptionPercentage: percentage, refundPreference: preference)
     }
 
     fileprivate mutating func outcome() throws(Failure) -> ScriptedOutcome {

@@ -13,6 +13,8 @@ extension StoreOperation {
         case subscriptionEvents([SubscriptionEvent])
         /// The subscription as the operation left it: an extension of the renewal date.
         case subscription(SubscriptionState)
+        /// A mass extension's request and what it did: ``StoreOperation/extendRenewalDates(productID:by:requestIdentifier:storefrontCountryCodes:)``.
+        case massRenewalExtension(MassRenewalExtension.Outcome)
         /// The products whose price-consent sheets were shown.
         case priceConsentShown([String])
 

@@ -58,6 +58,13 @@ public enum StoreOperation: Sendable, Equatable {
     case advance(to: Date)
     /// Extends one subscription's renewal date: ``SimulatedStore/extendRenewalDate(originalID:by:)``.
     case extendRenewalDate(originalID: UInt64, by: TimeInterval)
+    /// Extends the renewal date of every active subscription to a product (Apple's mass extension):
+    /// ``SimulatedStore/extendRenewalDates(productID:by:requestIdentifier:storefrontCountryCodes:)``.
+    case extendRenewalDates(
+        productID: String, by: TimeInterval, requestIdentifier: String, storefrontCountryCodes: [String]? = nil)
+    /// Keeps the consumption information a backend sent for a transaction:
+    /// ``SimulatedStore/setConsumptionInformation(_:forTransaction:)``.
+    case setConsumptionInformation(ConsumptionInformation, transactionID: UInt64)
     /// Puts accounts in a family, all of them or none: ``SimulatedStore/joinFamily(_:accounts:)``.
     case joinFamily(String, accounts: [String])
     /// Takes an account out of its family: ``SimulatedStore/leaveFamily(account:)``.

@@ -88,4 +88,33 @@ extension StoreState {
         case .serverVersion2: return true
         }
     }
+
+    /// What the renewal info of a subscription is signed from: the subscription, its periods, and for a family
+    /// member's shared subscription the member's original transaction, which the renewal info names.
+    struct RenewalSource: Sendable {
+        /// The subscription (a shared subscription's is the purchaser's).
+        var subscription: SubscriptionState
+        /// Its periods: the records of its original transaction, oldest first.
+        var history: [TransactionRecord]
+        /// The member's first shared transaction, for a shared subscription; `nil` for an account's own.
+        var sharedOriginalID: UInt64?
+    }
+
+    /// What the renewal info of the subscription that began with a transaction is signed from: an account's own
+    /// subscription, or the purchaser's subscription a member's first shared transaction shares. `nil` when it is
+    /// neither.
+    func renewalSource(originalTransactionID id: UInt64) -> RenewalSource? {
+        if let match = subscription(originalID: id) {
+            return RenewalSource(
+                subscription: match, history: records(of: match.account).filter { $0.originalID == id },
+                sharedOriginalID: nil)
+        }
+        guard let first = records[id], first.originalID == id, first.productType == .autoRenewableSubscription,
+            let sourceID = first.sharedFromID, let source = records[sourceID],
+            let match = subscription(originalID: source.originalID)
+        else { return nil }
+        return RenewalSource(
+            subscription: match, history: records(of: match.account).filter { $0.originalID == source.originalID },
+            sharedOriginalID: id)
+    }
 }

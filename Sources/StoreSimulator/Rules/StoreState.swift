@@ -131,6 +131,11 @@ struct StoreState: Sendable {
     var changes = PendingChanges()
     /// The family each account is in, by account; an account in no family is not listed.
     var families: [String: String] = [:]
+    /// The consumption information a developer's server last sent for each transaction, by transaction.
+    var consumption: [UInt64: ConsumptionInformation] = [:]
+    /// Every mass renewal-date extension requested, by product and request identifier
+    /// (``MassRenewalExtension/key(productID:requestIdentifier:)``).
+    var massExtensions: [String: MassRenewalExtension] = [:]
     /// What the devices of family members are to hear of transactions shared with them or revoked, in the order the
     /// store made them, until the store sends it (``SimulatedStore/tellChanges()``).
     var familyOutbox: [(deviceID: String, event: DeviceEvent)] = []

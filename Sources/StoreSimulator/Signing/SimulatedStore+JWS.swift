@@ -1,6 +1,6 @@
 import Foundation
 public import ReceiptKit
-import StoreModels
+public import StoreModels
 import Synchronization
 
 extension SimulatedStore {
@@ -23,8 +23,15 @@ extension SimulatedStore {
     /// The mapping from the store's records to Apple's payloads as the store stands now: its app, ``jwsEnvironment``,
     /// storefront and catalog.
     public var payloadMapping: SignedPayloadMapping {
-        let (storefront, catalog) = state.withLock { ($0.settings.storefront, $0.configuration.catalog) }
-        return SignedPayloadMapping(app: app, environment: jwsEnvironment, storefront: storefront, catalog: catalog)
+        let environment = jwsEnvironment
+        return state.withLock { payloadMapping(of: $0, environment: environment) }
+    }
+
+    /// The mapping as a state of the store stands; called under the store's lock.
+    func payloadMapping(of state: borrowing StoreState, environment: JWSEnvironment) -> SignedPayloadMapping {
+        SignedPayloadMapping(
+            app: app, environment: environment, storefront: state.settings.storefront,
+            catalog: state.configuration.catalog)
     }
 
     // MARK: Transactions
@@ -39,19 +46,42 @@ extension SimulatedStore {
     /// - Throws: `unknownTransaction`, `transactionNotSigned` for a transaction that is not a completed purchase
     ///   (failed, deferred, being bought), or `jwsSigningFailed`.
     public func signedTransactionValue(_ id: UInt64) throws(StoreSimulatorError) -> StoreSignedValue<JWSTransaction> {
-        guard let record = transaction(id) else { throw Self.unknownTransaction(id) }
+        let environment = jwsEnvironment
+        let (found, mapping) = state.withLock { ($0.records[id], payloadMapping(of: $0, environment: environment)) }
+        guard let record = found else { throw Self.unknownTransaction(id) }
+        return try signedTransactionValue(record, mapping: mapping)
+    }
+
+    /// A record signed with a mapping: the cached JWS while the payload is the same.
+    private func signedTransactionValue(_ record: TransactionRecord, mapping: SignedPayloadMapping)
+        throws(StoreSimulatorError) -> StoreSignedValue<JWSTransaction>
+    {
+        let id = record.id
         guard record.state == .purchased || record.state == .restored else {
             throw StoreSimulatorError(
                 .transactionNotSigned,
                 "transaction \(id) is \(record.state), not purchased: the App Store signs only completed purchases")
         }
-        let mapping = payloadMapping
         var unsigned = mapping.transaction(record, signedDate: Date(timeIntervalSince1970: 0))
         unsigned.signedDate = nil
-        let entry = try signed(
+        return try signed(
             unsigned, cached: { $0.transactions[id] }, store: { $0.transactions[id] = $1 },
             dated: { payload, now in payload.signedDate = JWSDate(now) })
-        return entry
+    }
+
+    /// A record of a customer (``customer(ofTransaction:including:)``) signed as ``signedTransaction(_:)`` signs it,
+    /// with the customer's payload mapping, without reading the store again: the same JWS while the record is the
+    /// same.
+    ///
+    /// - Parameters:
+    ///   - record: The customer's transaction, or one of its records.
+    ///   - customer: The customer, as read.
+    /// - Returns: The compact JWS.
+    /// - Throws: `transactionNotSigned` for a transaction that is not a completed purchase, or `jwsSigningFailed`.
+    public func signedTransaction(_ record: TransactionRecord, in customer: StoreCustomer) throws(StoreSimulatorError)
+        -> String
+    {
+        try signedTransactionValue(record, mapping: customer.payloadMapping).jwsRepresentation
     }
 
     /// A transaction signed as StoreKit 2 receives it: ``signedTransactionValue(_:)``'s JWS.
@@ -73,37 +103,39 @@ extension SimulatedStore {
     public func signedRenewalInfoValue(originalTransactionID: UInt64) throws(StoreSimulatorError)
         -> StoreSignedValue<JWSRenewalInfo>
     {
-        let found = state.withLock { state -> (SubscriptionState, [TransactionRecord])? in
-            guard let match = state.subscription(originalID: originalTransactionID) else { return nil }
-            return (match, state.records(of: match.account).filter { $0.originalID == originalTransactionID })
+        let environment = jwsEnvironment
+        let (found, mapping) = state.withLock {
+            (
+                $0.renewalSource(originalTransactionID: originalTransactionID),
+                payloadMapping(of: $0, environment: environment)
+            )
         }
-        guard let (subscription, history) = found else {
-            if let shared = try sharedRenewalInfo(originalTransactionID: originalTransactionID) { return shared }
-            throw StoreSimulatorError(
-                .noSubscription,
-                "no subscription began with transaction \(originalTransactionID); list them with subscriptions(of:)")
-        }
-        return try signedRenewalInfo(subscription, history: history)
+        guard let source = found else { throw Self.noSubscription(originalTransactionID) }
+        return try signedRenewalInfo(source, mapping: mapping)
     }
 
-    /// The renewal info of a family member's shared subscription, whose first shared transaction is
-    /// `originalTransactionID`: the purchaser's subscription's, under the member's original transaction identifier
-    /// (the subscription, its renewal settings and billing are the purchaser's). `nil` when it is no such transaction.
-    private func sharedRenewalInfo(originalTransactionID: UInt64) throws(StoreSimulatorError)
-        -> StoreSignedValue<JWSRenewalInfo>?
+    /// The renewal info of a subscription of a customer (one of its ``StoreCustomer/subscriptionStatuses``, read with
+    /// ``StoreCustomer/Parts/subscriptionStatuses``) signed as ``signedRenewalInfo(originalTransactionID:)`` signs it,
+    /// without reading the store again.
+    ///
+    /// - Parameters:
+    ///   - originalTransactionID: The original transaction a status of the customer names.
+    ///   - customer: The customer, as read.
+    /// - Returns: The compact JWS.
+    /// - Throws: `noSubscription` if no status of the customer names that transaction, or `jwsSigningFailed`.
+    public func signedRenewalInfo(originalTransactionID: UInt64, in customer: StoreCustomer)
+        throws(StoreSimulatorError) -> String
     {
-        let found = state.withLock { state -> (SubscriptionState, [TransactionRecord])? in
-            guard let first = state.records[originalTransactionID], first.originalID == originalTransactionID,
-                first.productType == .autoRenewableSubscription, let sourceID = first.sharedFromID,
-                let source = state.records[sourceID]
-            else { return nil }
-            guard let match = state.subscription(originalID: source.originalID) else { return nil }
-            return (match, state.records(of: match.account).filter { $0.originalID == source.originalID })
+        guard let source = customer.renewals[originalTransactionID] else {
+            throw Self.noSubscription(originalTransactionID)
         }
-        guard let (subscription, history) = found else { return nil }
-        var payload = payloadMapping.renewalInfo(subscription, history: history, signedDate: clock.now)
-        payload.originalTransactionId = String(originalTransactionID)
-        return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
+        return try signedRenewalInfo(source, mapping: customer.payloadMapping).jwsRepresentation
+    }
+
+    private static func noSubscription(_ originalTransactionID: UInt64) -> StoreSimulatorError {
+        StoreSimulatorError(
+            .noSubscription,
+            "no subscription began with transaction \(originalTransactionID); list them with subscriptions(of:)")
     }
 
     /// The renewal info of an account's subscription in a group, signed, with its payload.
@@ -145,12 +177,21 @@ extension SimulatedStore {
         try signedRenewalInfoValue(groupID: groupID, account: account).jwsRepresentation
     }
 
-    private func signedRenewalInfo(_ subscription: SubscriptionState, history: [TransactionRecord])
+    /// The renewal info of a subscription signed with a mapping: an account's own subscription's cached while its
+    /// payload is the same; a family member's shared subscription's (the purchaser's subscription, its renewal
+    /// settings and billing, under the member's original transaction identifier) signed each time.
+    private func signedRenewalInfo(_ source: StoreState.RenewalSource, mapping: SignedPayloadMapping)
         throws(StoreSimulatorError) -> StoreSignedValue<JWSRenewalInfo>
     {
+        let subscription = source.subscription
+        if let sharedOriginalID = source.sharedOriginalID {
+            var payload = mapping.renewalInfo(subscription, history: source.history, signedDate: clock.now)
+            payload.originalTransactionId = String(sharedOriginalID)
+            return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
+        }
         let key = subscription.originalID
-        var unsigned = payloadMapping.renewalInfo(
-            subscription, history: history, signedDate: Date(timeIntervalSince1970: 0))
+        var unsigned = mapping.renewalInfo(
+            subscription, history: source.history, signedDate: Date(timeIntervalSince1970: 0))
         unsigned.signedDate = nil
         return try signed(
             unsigned, cached: { $0.renewals[key] }, store: { $0.renewals[key] = $1 },
