@@ -1,4 +1,5 @@
 import Foundation
+import OpenStoreKit
 import OpenStoreKit2
 import OpenStoreKitTest
 import StoreSimulator
@@ -72,6 +73,33 @@ struct SignedOnceTests {
                 }
                 #expect(again.jwsRepresentation == honest.jwsRepresentation, "after \(tampering): the honest JWS")
             }
+        }
+    }
+
+    @Test("A consumable that StoreKit 1 finished before StoreKit 2 read it, its record dropped, is still the purchase")
+    func finishedByStoreKit1First() async throws {
+        let store = SimulatedStore(lane: .manual, retention: .receiptOnly)
+        let queue = SKPaymentQueue(store: store)
+        let finisher = Finisher()
+        queue.add(finisher)
+        try await StoreKitEnvironment.withStore(store) {
+            let transaction = try purchased(try await product("com.example.coins100").purchase())
+            #expect(transaction.productID == "com.example.coins100")
+            #expect(finisher.finished == 1)
+            #expect(store.transaction(transaction.id) == nil, "finished by StoreKit 1: the record is dropped")
+        }
+    }
+}
+
+/// A StoreKit 1 observer that finishes every purchased transaction as soon as it hears of it.
+private final class Finisher: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
+    // @unchecked: called on the store's manual lane, which the test runs on its own task.
+    private(set) var finished = 0
+
+    func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        for transaction in transactions where transaction.transactionState == .purchased {
+            queue.finishTransaction(transaction)
+            finished += 1
         }
     }
 }
