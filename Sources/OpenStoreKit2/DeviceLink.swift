@@ -55,4 +55,10 @@ final class DeviceLink: DeviceListener, @unchecked Sendable {
     func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
         client?.handle(event)
     }
+
+    func connection(
+        _ connection: DeviceConnection, didDecide transaction: DeviceTransaction, record: TransactionRecord?
+    ) {
+        client?.handleUpdate(transaction, record: record)
+    }
 }

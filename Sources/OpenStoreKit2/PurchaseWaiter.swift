@@ -3,26 +3,33 @@ import Synchronization
 
 /// Where a purchase waits for the store's decision on its transaction.
 final class PurchaseWaiter: Sendable {
-    private let state = Mutex<(decided: DeviceTransaction?, waiting: CheckedContinuation<DeviceTransaction, Never>?)>(
-        (nil, nil))
+    /// The store's decision: the transaction in its decided state, and the record a purchase reports.
+    struct Decision: Sendable {
+        /// The transaction, purchased, failed or deferred.
+        var transaction: DeviceTransaction
+        /// The history record of a purchase, as the store wrote it when it decided; `nil` otherwise.
+        var record: TransactionRecord?
+    }
 
-    /// Hands over the decided transaction.
-    func resolve(_ transaction: DeviceTransaction) {
+    private let state = Mutex<(decided: Decision?, waiting: CheckedContinuation<Decision, Never>?)>((nil, nil))
+
+    /// Hands over the decision.
+    func resolve(_ decision: Decision) {
         let waiting = state.withLock { state in
-            state.decided = transaction
+            state.decided = decision
             defer { state.waiting = nil }
             return state.waiting
         }
-        waiting?.resume(returning: transaction)
+        waiting?.resume(returning: decision)
     }
 
-    /// The decided transaction, if the store has decided.
-    var decided: DeviceTransaction? { state.withLock { $0.decided } }
+    /// The decision, if the store has decided.
+    var decided: Decision? { state.withLock { $0.decided } }
 
-    /// The decided transaction, once the store has decided.
-    func decision() async -> DeviceTransaction {
-        await withCheckedContinuation { (continuation: CheckedContinuation<DeviceTransaction, Never>) in
-            let decided = state.withLock { state -> DeviceTransaction? in
+    /// The decision, once the store has decided.
+    func decision() async -> Decision {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Decision, Never>) in
+            let decided = state.withLock { state -> Decision? in
                 if let decided = state.decided { return decided }
                 state.waiting = continuation
                 return nil

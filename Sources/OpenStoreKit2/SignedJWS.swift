@@ -19,9 +19,8 @@ public struct SignedJWS: Hashable, Sendable {
         self.signatureData = signature
     }
 
-    /// Splits a compact JWS; `nil` when it is not one.
-    init?(_ jws: String) {
-        guard let decoded = try? CompactJWS(jws) else { return nil }
+    /// The parts of a compact JWS already split and decoded.
+    init(jws: String, decoded: CompactJWS) {
         self.init(
             jws: jws, header: Data(decoded.headerJSON), payload: Data(decoded.payloadJSON),
             signature: Data(decoded.signature))

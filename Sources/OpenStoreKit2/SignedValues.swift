@@ -25,56 +25,46 @@ package struct SignedValues: Sendable {
     }
 
     func transaction(_ recordID: UInt64, origin: StoreKitClient?) -> VerificationResult<Transaction>? {
-        guard let jws = signedTransactionJWS(recordID) else { return nil }
-        return result(of: jws, as: JWSTransaction.self) { payload, signed in
-            Transaction(payload, signed: signed, origin: origin)
-        }
+        guard let value = try? store.signedTransactionValue(recordID) else { return nil }
+        return result(of: value) { payload, signed in Transaction(payload, signed: signed, origin: origin) }
+    }
+
+    /// The store's signed transaction of a record the store handed over (a purchase's decision), verified.
+    func transaction(of record: TransactionRecord, origin: StoreKitClient?) -> VerificationResult<Transaction>? {
+        guard let value = try? store.signedTransactionValue(of: record) else { return nil }
+        return result(of: value) { payload, signed in Transaction(payload, signed: signed, origin: origin) }
     }
 
     /// The store's signed renewal info of a subscription, verified.
     func renewalInfo(originalID: UInt64) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo>? {
-        guard let jws = signedRenewalInfoJWS(originalID) else { return nil }
-        return result(of: jws, as: JWSRenewalInfo.self) { payload, signed in
-            Product.SubscriptionInfo.RenewalInfo(payload, signed: signed)
-        }
+        guard let value = try? store.signedRenewalInfoValue(originalTransactionID: originalID) else { return nil }
+        return result(of: value) { payload, signed in Product.SubscriptionInfo.RenewalInfo(payload, signed: signed) }
     }
 
     /// The store's signed app transaction of an account, verified.
     func appTransaction(account: String) -> VerificationResult<AppTransaction>? {
-        guard let jws = signedAppTransactionJWS(account: account) else { return nil }
-        return result(of: jws, as: JWSAppTransaction.self) { payload, signed in AppTransaction(payload, signed: signed)
-        }
+        guard let value = try? store.signedAppTransactionValue(account: account) else { return nil }
+        return result(of: value) { payload, signed in AppTransaction(payload, signed: signed) }
     }
 
-    /// Decodes a JWS's payload and verifies the JWS: `.verified` only when the verifier accepts it.
+    /// Verifies what the store handed out, once: the JWS is split and decoded once, for the value's parts and for
+    /// the verifier. A JWS that passes is made from the payload the store signed (its bytes are the ones the store
+    /// encoded from it); one that does not (a simulated failure, a tampered JWS) from what its payload says, decoded.
+    /// `nil` when the JWS or its payload cannot be decoded.
     private func result<Payload: Decodable, Value>(
-        of jws: String, as type: Payload.Type, make: (Payload, SignedJWS) -> Value
+        of value: StoreSignedValue<Payload>, make: (Payload, SignedJWS) -> Value
     ) -> VerificationResult<Value>? {
-        let signed =
-            SignedJWS(jws) ?? SignedJWS(jws: jws, header: Data(), payload: Data(), signature: Data())
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: signed.payloadData) else {
-            return nil
+        guard let decoded = try? CompactJWS(value.jwsRepresentation) else { return nil }
+        let signed = SignedJWS(jws: value.jwsRepresentation, decoded: decoded)
+        guard let failure = controls.verificationFailure ?? verify(decoded) else {
+            return .verified(make(value.payload, signed))
         }
-        let value = make(payload, signed)
-        if let simulated = controls.verificationFailure {
-            return .unverified(value, VerificationResult<Value>.VerificationError(simulated))
-        }
-        guard let error = verify(jws) else { return .verified(value) }
-        return .unverified(value, VerificationResult<Value>.VerificationError(error))
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: signed.payloadData) else { return nil }
+        return .unverified(make(payload, signed), VerificationResult<Value>.VerificationError(failure))
     }
-
-    // MARK: The store's signing (the only calls into it)
-
-    func signedTransactionJWS(_ recordID: UInt64) -> String? { try? store.signedTransaction(recordID) }
-
-    func signedRenewalInfoJWS(_ originalID: UInt64) -> String? {
-        try? store.signedRenewalInfo(originalTransactionID: originalID)
-    }
-
-    func signedAppTransactionJWS(account: String) -> String? { try? store.signedAppTransaction(account: account) }
 
     /// Verifies a JWS against the store's root; `nil` when it passes.
-    func verify(_ jws: String) -> VerificationResult<Transaction>.VerificationError? {
+    func verify(_ jws: CompactJWS) -> VerificationResult<Transaction>.VerificationError? {
         do throws(ReceiptError) {
             let verifier = try controls.verifier(trusting: signingRoot)
             _ = try verifier.verify(jws, options: verificationOptions)

@@ -1,7 +1,15 @@
+import StoreModels
+
 extension StoreKitClient {
     /// The store's signed transaction of a record, verified, to be finished on this client's device.
     func transactionResult(_ recordID: UInt64) -> VerificationResult<Transaction>? {
         SignedValues(store: store, controls: controls).transaction(recordID, origin: self)
+    }
+
+    /// The store's signed transaction of a record it handed over (a purchase's decision), verified, to be finished on
+    /// this client's device.
+    func transactionResult(of record: TransactionRecord) -> VerificationResult<Transaction>? {
+        SignedValues(store: store, controls: controls).transaction(of: record, origin: self)
     }
 
     /// The store's signed renewal info of a subscription, verified.

@@ -94,7 +94,10 @@ final class StoreKitClient: Sendable {
         }
     }
 
-    private func handleUpdate(_ transaction: DeviceTransaction) {
+    /// A transaction changed or arrived; `record` is the history record it reports when the store's decision of a
+    /// purchase brought it (``DeviceListener/connection(_:didDecide:record:)``), so that it is signed without being
+    /// looked up again.
+    func handleUpdate(_ transaction: DeviceTransaction, record: TransactionRecord? = nil) {
         enum Step {
             case resolve(PurchaseWaiter)
             case announce(UInt64)
@@ -114,8 +117,11 @@ final class StoreKitClient: Sendable {
             return .announce(recordID)
         }
         switch step {
-        case .resolve(let waiter): waiter.resolve(transaction)
-        case .announce(let recordID): if let result = transactionResult(recordID) { announce(result) }
+        case .resolve(let waiter):
+            waiter.resolve(PurchaseWaiter.Decision(transaction: transaction, record: record))
+        case .announce(let recordID):
+            let result = record.map { transactionResult(of: $0) } ?? transactionResult(recordID)
+            if let result { announce(result) }
         case .none: break
         }
     }
@@ -225,8 +231,8 @@ final class StoreKitClient: Sendable {
         try controls.check(.purchase)
         let (id, waiter) = start(try Self.request(for: product, options: options))
         await store.idle()
-        let decided = await waiter.decision()
-        let result = Result { try outcome(of: decided, id: id) }
+        let decision = await waiter.decision()
+        let result = Result { try outcome(of: decision, id: id) }
         await store.idle()  // a failed transaction leaves the queue before the purchase throws
         return try result.get()
     }
@@ -239,13 +245,15 @@ final class StoreKitClient: Sendable {
         return (id, waiter)
     }
 
-    /// What a decided purchase comes to: a failed transaction leaves the queue (on the lane).
-    func outcome(of decided: DeviceTransaction, id: UInt64) throws -> Product.PurchaseResult {
+    /// What a decided purchase comes to: the record the decision brought, signed by the store and verified once; a
+    /// failed transaction leaves the queue (on the lane).
+    func outcome(of decision: PurchaseWaiter.Decision, id: UInt64) throws -> Product.PurchaseResult {
+        let decided = decision.transaction
         switch decided.state {
         case .purchased:
-            guard let recordID = decided.recordID, let result = transactionResult(recordID) else {
-                throw StoreKitError.unknown
-            }
+            let result =
+                decision.record.map { transactionResult(of: $0) } ?? decided.recordID.flatMap { transactionResult($0) }
+            guard let result else { throw StoreKitError.unknown }
             return .success(result)
         case .deferred:
             return .pending

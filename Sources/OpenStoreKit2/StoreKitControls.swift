@@ -48,17 +48,26 @@ package final class StoreKitControls: Sendable {
     }
 
     private let reference: StoreReference
-    private let verifiers = Mutex<[[UInt8]: JWSVerifier]>([:])
+    /// The verifiers made, with the root each trusts (one per store in practice: its signing identity's root).
+    private let verifiers = Mutex<[(root: X509Certificate, verifier: JWSVerifier)]>([])
 
     /// The verifier that trusts exactly `root`, made once per root.
     func verifier(trusting root: X509Certificate) throws(ReceiptError) -> JWSVerifier {
-        if let known = verifiers.withLock({ $0[root.derEncoded] }) { return known }
+        if let known = verifiers.withLock({ Self.verifier(trusting: root, in: $0) }) { return known }
         let made = try JWSVerifier(trustedRoots: [root])
         return verifiers.withLock { verifiers in
-            if let known = verifiers[root.derEncoded] { return known }
-            verifiers[root.derEncoded] = made
+            if let known = Self.verifier(trusting: root, in: verifiers) { return known }
+            verifiers.append((root, made))
             return made
         }
+    }
+
+    /// The verifier made for `root`: the same certificate object (the store's own root, asked for at every
+    /// verification), or one with the same bytes.
+    private static func verifier(
+        trusting root: X509Certificate, in known: [(root: X509Certificate, verifier: JWSVerifier)]
+    ) -> JWSVerifier? {
+        known.first { $0.root === root || $0.root.derEncoded == root.derEncoded }?.verifier
     }
 
     /// Creates the controls of a store.

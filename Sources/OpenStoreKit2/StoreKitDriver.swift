@@ -39,8 +39,8 @@ package final class StoreKitDriver: Sendable {
                 try StoreKitClient.request(
                     for: product, options: [.quantity(quantity), .simulatesAskToBuyInSandbox(askToBuy)]))
             client.store.runUntilIdle()
-            guard let decided = waiter.decided else { return .failed("the store did not decide the purchase") }
-            let result = try client.outcome(of: decided, id: id)
+            guard let decision = waiter.decided else { return .failed("the store did not decide the purchase") }
+            let result = try client.outcome(of: decision, id: id)
             client.store.runUntilIdle()
             switch result {
             case .success(let verification): return .success(verification)

@@ -100,7 +100,7 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
         ownershipType = OwnershipType(
             rawValue: payload.inAppOwnershipType?.rawValue ?? OwnershipType.purchased.rawValue)
         signedDate = payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
-        price = payload.price.map { Decimal($0) / 1000 }
+        price = payload.price.map(Self.units(fromMilliUnits:))
         currency = payload.currency.map { Locale.Currency($0) }
         appTransactionID = payload.appTransactionId ?? ""
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
@@ -108,6 +108,21 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
             payload.deviceVerificationNonce.flatMap { UUID(uuidString: $0) } ?? UUID(uuid: UUID.null)
         self.signed = signed
         self.origin = origin
+    }
+
+    /// A price in units of its currency from the JWS's milli-units: the `Decimal` that `Decimal(milliUnits) / 1000`
+    /// gives (trailing zeros dropped from the significand), built without a decimal division, which costs more
+    /// than the rest of the transaction's fields together.
+    static func units(fromMilliUnits milliUnits: Int64) -> Decimal {
+        var significand = milliUnits.magnitude
+        var exponent = -3
+        while exponent < 0, significand != 0, significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        if significand == 0 { exponent = 0 }
+        return Decimal(
+            sign: milliUnits < 0 ? .minus : .plus, exponent: exponent, significand: Decimal(significand))
     }
 
     /// The payload as JSON, with Apple's keys.

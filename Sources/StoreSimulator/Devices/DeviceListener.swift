@@ -16,6 +16,13 @@ public protocol DeviceListener: AnyObject, Sendable {
     /// report and its decided state; a listener may implement it to spare building the event.
     func connection(_ connection: DeviceConnection, didUpdate transaction: DeviceTransaction)
 
+    /// Tells the listener that the store decided a payment of the device: `transaction` in its decided state
+    /// (purchased, failed or deferred) and, for a purchase, `record`, the history record it reports, as the store
+    /// wrote it when it decided, so that a front end that shows the purchase (StoreKit 2 has the store sign it) need not
+    /// ask the store for it. The default implementation passes `transaction` to ``connection(_:didUpdate:)``.
+    func connection(
+        _ connection: DeviceConnection, didDecide transaction: DeviceTransaction, record: TransactionRecord?)
+
     /// Tells the listener that one finished transaction left the device: the event `.removed([transactionID])`, which
     /// the default implementation passes to ``connection(_:didProduce:)``. A listener may implement it to spare
     /// building the event.
@@ -32,6 +39,13 @@ extension DeviceListener {
     /// Passes `.updated([transaction])` to ``connection(_:didProduce:)``.
     public func connection(_ connection: DeviceConnection, didUpdate transaction: DeviceTransaction) {
         self.connection(connection, didProduce: .updated([transaction]))
+    }
+
+    /// Passes `transaction` to ``connection(_:didUpdate:)``.
+    public func connection(
+        _ connection: DeviceConnection, didDecide transaction: DeviceTransaction, record: TransactionRecord?
+    ) {
+        self.connection(connection, didUpdate: transaction)
     }
 
     /// Passes `.removed([transactionID])` to ``connection(_:didProduce:)``.

@@ -64,6 +64,7 @@ extension SimulatedStore {
         let now = clock.now
         // Results are written to these rather than returned, which would move the transaction through a result value.
         var decided: DeviceTransaction?
+        var record: TransactionRecord?
         var audience = DeviceAudience.none
         var storefrontChange: Storefront?
         var elsewhere: (deviceIDs: [String], transaction: DeviceTransaction)?
@@ -86,10 +87,11 @@ extension SimulatedStore {
                     of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
             }
             decided = device.queue[index].transaction
+            record = state.record(reportedBy: device.queue[index].transaction)
         }
         guard let transaction = decided else { return }
         guard let storefront = storefrontChange else {
-            emitUpdate(transaction, to: audience)
+            emitDecision(transaction, record: record, to: audience)
             if let elsewhere { tell(elsewhere) }
             tellChanges()
             return
@@ -102,7 +104,7 @@ extension SimulatedStore {
             }
         }
         journal?.record(.processPayment(transactionID, deviceID: device.id, continues: keepGoing))
-        let update = state.withLock { state -> (DeviceTransaction, DeviceAudience)? in
+        let update = state.withLock { state -> (DeviceTransaction, TransactionRecord?, DeviceAudience)? in
             guard let index = device.index(of: transactionID) else { return nil }
             if keepGoing {
                 state.decide(at: index, of: device, now: now, appBundleID: app.bundleIdentifier)
@@ -111,10 +113,11 @@ extension SimulatedStore {
             } else {
                 state.failForStorefront(at: index, of: device, storefront)
             }
-            return (device.queue[index].transaction, device.audience())
+            let changed = device.queue[index].transaction
+            return (changed, state.record(reportedBy: changed), device.audience())
         }
-        guard let (changed, audienceNow) = update else { return }
-        emitUpdate(changed, to: audienceNow)
+        guard let (changed, changedRecord, audienceNow) = update else { return }
+        emitDecision(changed, record: changedRecord, to: audienceNow)
         if let elsewhere { tell(elsewhere) }
         tellChanges()
     }

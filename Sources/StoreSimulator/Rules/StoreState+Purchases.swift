@@ -13,6 +13,13 @@ extension StoreState {
         device.queue[index].startedIn = nil
     }
 
+    /// The record a decided transaction reports when it was purchased: what a front end shows of the purchase. `nil`
+    /// for a failed or deferred payment.
+    func record(reportedBy transaction: DeviceTransaction) -> TransactionRecord? {
+        guard transaction.state == .purchased, let id = transaction.recordID else { return nil }
+        return records[id]
+    }
+
     /// Fails the purchasing transaction at a position of a device's queue because the storefront changed while it
     /// was in progress.
     mutating func failForStorefront(at index: Int, of device: Device, _ storefront: Storefront) {

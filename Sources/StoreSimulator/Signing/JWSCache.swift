@@ -17,4 +17,23 @@ struct JWSCache: Sendable {
     var renewals: [UInt64: Entry<JWSRenewalInfo>] = [:]
     /// Signed app transactions by account.
     var apps: [String: Entry<JWSAppTransaction>] = [:]
+    /// How many signed transactions the cache may hold before it drops those of records the store no longer keeps.
+    private var transactionLimit = Self.smallestTransactionLimit
+
+    /// The fewest signed transactions the cache lets itself hold before it looks for dropped records.
+    static let smallestTransactionLimit = 1_024
+
+    /// Keeps a signed transaction; returns whether the cache grew past its limit, for the store to drop the entries of
+    /// records it no longer keeps (``forget(transactions:)``).
+    mutating func keep(_ entry: Entry<JWSTransaction>, forTransaction id: UInt64) -> Bool {
+        transactions[id] = entry
+        return transactions.count > transactionLimit
+    }
+
+    /// Drops the signed transactions of records the store no longer keeps, and lets the cache grow to twice what is
+    /// left before it looks again, so that looking costs a constant amount per transaction signed.
+    mutating func forget(transactions dropped: [UInt64]) {
+        for id in dropped { transactions[id] = nil }
+        transactionLimit = max(Self.smallestTransactionLimit, 2 * transactions.count)
+    }
 }

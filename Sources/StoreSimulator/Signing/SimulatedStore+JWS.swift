@@ -52,21 +52,42 @@ extension SimulatedStore {
         return try signedTransactionValue(record, mapping: mapping)
     }
 
+    /// A record signed as StoreKit 2 receives it, with its payload: ``signedTransactionValue(_:)`` of a record the
+    /// caller already holds, such as the one a decided purchase reports
+    /// (``DeviceListener/connection(_:didDecide:record:)``), so that the store need not look it up again.
+    ///
+    /// The JWS is cached by transaction identifier with the payload it was signed from: asking again for the same
+    /// record, or for one whose payload has not changed, hands out the same JWS without signing.
+    ///
+    /// - Parameter record: The record, as the store wrote it.
+    /// - Returns: The JWS and its payload.
+    /// - Throws: `transactionNotSigned` for a record that is not a completed purchase, or `jwsSigningFailed`.
+    package func signedTransactionValue(of record: TransactionRecord) throws(StoreSimulatorError)
+        -> StoreSignedValue<JWSTransaction>
+    {
+        try signedTransactionValue(record, mapping: payloadMapping)
+    }
+
     /// A record signed with a mapping: the cached JWS while the payload is the same.
     private func signedTransactionValue(_ record: TransactionRecord, mapping: SignedPayloadMapping)
         throws(StoreSimulatorError) -> StoreSignedValue<JWSTransaction>
     {
-        let id = record.id
         guard record.state == .purchased || record.state == .restored else {
             throw StoreSimulatorError(
                 .transactionNotSigned,
-                "transaction \(id) is \(record.state), not purchased: the App Store signs only completed purchases")
+                "transaction \(record.id) is \(record.state), not purchased: the App Store signs only completed purchases"
+            )
         }
+        let id = record.id
         var unsigned = mapping.transaction(record, signedDate: Date(timeIntervalSince1970: 0))
         unsigned.signedDate = nil
-        return try signed(
-            unsigned, cached: { $0.transactions[id] }, store: { $0.transactions[id] = $1 },
+        var grown = false
+        let entry = try signed(
+            unsigned, cached: { $0.transactions[id] },
+            store: { cache, entry in grown = cache.keep(entry, forTransaction: id) },
             dated: { payload, now in payload.signedDate = JWSDate(now) })
+        if grown { forgetSignedTransactionsOfDroppedRecords() }
+        return entry
     }
 
     /// A record of a customer (``customer(ofTransaction:including:)``) signed as ``signedTransaction(_:)`` signs it,
@@ -82,6 +103,14 @@ extension SimulatedStore {
         -> String
     {
         try signedTransactionValue(record, mapping: customer.payloadMapping).jwsRepresentation
+    }
+
+    /// Drops the cached JWS of records the store no longer keeps (finished consumables of a store with
+    /// `retention: .receiptOnly`, records of a reset), so that the cache holds no more than the history.
+    private func forgetSignedTransactionsOfDroppedRecords() {
+        let cached = jwsCache.withLock { Array($0.transactions.keys) }
+        let dropped = state.withLock { state in cached.filter { state.records[$0] == nil } }
+        jwsCache.withLock { $0.forget(transactions: dropped) }
     }
 
     /// A transaction signed as StoreKit 2 receives it: ``signedTransactionValue(_:)``'s JWS.

@@ -1,0 +1,13 @@
+import StoreModels
+
+extension SimulatedStore {
+    /// Tells a device's listeners that the store decided a payment (``DeviceListener/connection(_:didDecide:record:)``):
+    /// the transaction in its decided state, and the record a purchase reports.
+    func emitDecision(_ transaction: DeviceTransaction, record: TransactionRecord?, to audience: DeviceAudience) {
+        guard !audience.isEmpty else { return }
+        journal?.flushBeforeCallback()
+        audience.callEach { connection, listener in
+            listener.connection(connection, didDecide: transaction, record: record)
+        }
+    }
+}
