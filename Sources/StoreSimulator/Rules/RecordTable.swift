@@ -45,12 +45,20 @@ struct RecordTable: Sendable {
 
         mutating func add(_ id: UInt64, productID: String) {
             all.insert(id)
-            byProduct[productID, default: IDs()].insert(id)
+            // Changed in place through its index: `byProduct[productID, default:]` goes through a coroutine that
+            // allocates its frame, at every purchase.
+            if let index = byProduct.index(forKey: productID) {
+                byProduct.values[index].insert(id)
+            } else {
+                var ids = IDs()
+                ids.insert(id)
+                byProduct[productID] = ids
+            }
         }
 
         mutating func remove(_ id: UInt64, productID: String) {
             all.remove(id)
-            byProduct[productID]?.remove(id)
+            if let index = byProduct.index(forKey: productID) { byProduct.values[index].remove(id) }
         }
     }
 
@@ -99,7 +107,7 @@ struct RecordTable: Sendable {
                 reindex(id, from: old, to: newValue)
             } else {
                 rows.append(newValue)
-                accounts[newValue.account, default: Account()].add(id, productID: newValue.productID)
+                index(id, account: newValue.account, productID: newValue.productID)
             }
         }
         _modify {
@@ -110,11 +118,11 @@ struct RecordTable: Sendable {
                 defer {
                     if let record = rows[position] {
                         if record.account != account || record.productID != productID {
-                            accounts[account]?.remove(id, productID: productID)
-                            accounts[record.account, default: Account()].add(id, productID: record.productID)
+                            unindex(id, account: account, productID: productID)
+                            index(id, account: record.account, productID: record.productID)
                         }
                     } else {
-                        accounts[account]?.remove(id, productID: productID)
+                        unindex(id, account: account, productID: productID)
                         removeRow(at: position, id: id)
                     }
                 }
@@ -125,7 +133,7 @@ struct RecordTable: Sendable {
                     if let added {
                         positions[id] = rows.count
                         rows.append(added)
-                        accounts[added.account, default: Account()].add(id, productID: added.productID)
+                        index(id, account: added.account, productID: added.productID)
                     }
                 }
                 yield &added
@@ -152,10 +160,11 @@ struct RecordTable: Sendable {
 
     /// Removes the record at a position.
     mutating func remove(at position: Int) {
-        let record = rows[position]!
-        if tracksChanges { changed.insert(record.id) }
-        accounts[record.account]?.remove(record.id, productID: record.productID)
-        removeRow(at: position, id: record.id)
+        // The fields needed, not a copy of the whole record.
+        let id = rows[position]!.id
+        if tracksChanges { changed.insert(id) }
+        unindex(id, account: rows[position]!.account, productID: rows[position]!.productID)
+        removeRow(at: position, id: id)
     }
 
     /// Removes every record.
@@ -209,8 +218,25 @@ struct RecordTable: Sendable {
     /// Moves a record in the account indexes when a write changed its account or product.
     private mutating func reindex(_ id: UInt64, from old: TransactionRecord, to new: TransactionRecord) {
         guard old.account != new.account || old.productID != new.productID else { return }
-        accounts[old.account]?.remove(id, productID: old.productID)
-        accounts[new.account, default: Account()].add(id, productID: new.productID)
+        unindex(id, account: old.account, productID: old.productID)
+        index(id, account: new.account, productID: new.productID)
+    }
+
+    /// Files a record under its account and product. The account's entry is changed in place through its index:
+    /// `accounts[account, default:]` goes through a coroutine that allocates its frame, at every purchase.
+    private mutating func index(_ id: UInt64, account: String, productID: String) {
+        if let index = accounts.index(forKey: account) {
+            accounts.values[index].add(id, productID: productID)
+        } else {
+            var entry = Account()
+            entry.add(id, productID: productID)
+            accounts[account] = entry
+        }
+    }
+
+    /// Takes a record out of its account's indexes.
+    private mutating func unindex(_ id: UInt64, account: String, productID: String) {
+        if let index = accounts.index(forKey: account) { accounts.values[index].remove(id, productID: productID) }
     }
 
     /// Removes the row at a position, which holds (or held, before a change in place emptied it) the record `id`,
