@@ -221,6 +221,31 @@ struct DurableStoreTests {
         try store.close()
     }
 
+    @Test("In group commit on a dispatch lane, the device hears every event once the lane is idle, all committed")
+    func groupCommitOnDispatchLane() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let lane = DispatchQueue(label: "durable-store-tests.lane")
+        let store = try SimulatedStore(
+            statePath: path, durability: StoreDurability(commit: .group(every: 1000)), lane: .dispatch(lane))
+        final class CountingDevice: DeviceListener, @unchecked Sendable {
+            let heard = Mutex<[String]>([])
+            func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
+                let pending = connection.store.pendingChanges
+                guard case .updated(let transactions) = event else { return }
+                heard.withLock { $0 += transactions.map { "\($0.id) \($0.state) pending \(pending)" } }
+            }
+        }
+        let device = CountingDevice()
+        let connection = store.connect(deviceID: "counting", frontEnd: "tests", listener: device)
+        let ids = (0..<3).map { _ in connection.submit(PaymentRequest(productID: "com.example.coins100")) }
+        store.runUntilIdle()
+        let expected = ids.flatMap { ["\($0) purchasing pending 0", "\($0) purchased pending 0"] }
+        #expect(device.heard.withLock { $0 } == expected)
+        try store.close()
+    }
+
     @Test("A new file starts from the configuration given; an existing one keeps its own, and its clock")
     func configurationAndClock() throws {
         let directory = try TemporaryDirectory()
