@@ -106,8 +106,9 @@ struct RecordTable: Sendable {
                 rows[position] = newValue
                 reindex(id, from: old, to: newValue)
             } else {
-                rows.append(newValue)
+                // Indexed first, so that appending is the record's last use and moves it instead of copying it.
                 index(id, account: newValue.account, productID: newValue.productID)
+                rows.append(newValue)
             }
         }
         _modify {
