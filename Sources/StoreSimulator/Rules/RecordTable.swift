@@ -68,7 +68,12 @@ struct RecordTable: Sendable {
     /// read, and scanned without hashing.
     private var rows: [TransactionRecord?] = []
     private var positions: [UInt64: Int] = [:]
-    private var accounts: [String: Account] = [:]
+    /// Each account's indexes, by slot, and each account's slot. Slots never move (accounts are only added, or all
+    /// removed), so the slot of the account last written is remembered: writes come mostly for the same account, and
+    /// comparing its identifier costs less than hashing it.
+    private var accounts: [Account] = []
+    private var accountSlots: [String: Int] = [:]
+    private var lastAccount: (name: String, slot: Int)?
     /// Whether writes note the identifiers they change.
     var tracksChanges = false
     /// The identifiers written since the last ``takeChanges()``.
@@ -177,16 +182,22 @@ struct RecordTable: Sendable {
         rows.removeAll()
         positions.removeAll()
         accounts.removeAll()
+        accountSlots.removeAll()
+        lastAccount = nil
     }
 
     /// The identifiers of an account's records, oldest first.
-    func ids(of account: String) -> IDs { accounts[account]?.all ?? IDs() }
+    func ids(of account: String) -> IDs { accountSlots[account].map { accounts[$0].all } ?? IDs() }
 
     /// The identifiers of an account's records of a product, oldest first.
-    func ids(of account: String, productID: String) -> IDs { accounts[account]?.byProduct[productID] ?? IDs() }
+    func ids(of account: String, productID: String) -> IDs {
+        accountSlots[account].flatMap { accounts[$0].byProduct[productID] } ?? IDs()
+    }
 
     /// The products an account has records of, in no particular order.
-    func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? { accounts[account]?.byProduct.keys }
+    func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? {
+        accountSlots[account].map { accounts[$0].byProduct.keys }
+    }
 
     /// An account's records, oldest first.
     func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { self[$0] } }
@@ -223,21 +234,30 @@ struct RecordTable: Sendable {
         index(id, account: new.account, productID: new.productID)
     }
 
-    /// Files a record under its account and product. The account's entry is changed in place through its index:
-    /// `accounts[account, default:]` goes through a coroutine that allocates its frame, at every purchase.
+    /// Files a record under its account and product.
     private mutating func index(_ id: UInt64, account: String, productID: String) {
-        if let index = accounts.index(forKey: account) {
-            accounts.values[index].add(id, productID: productID)
+        if let slot = slot(of: account) {
+            accounts[slot].add(id, productID: productID)
         } else {
             var entry = Account()
             entry.add(id, productID: productID)
-            accounts[account] = entry
+            accountSlots[account] = accounts.count
+            lastAccount = (account, accounts.count)
+            accounts.append(entry)
         }
     }
 
     /// Takes a record out of its account's indexes.
     private mutating func unindex(_ id: UInt64, account: String, productID: String) {
-        if let index = accounts.index(forKey: account) { accounts.values[index].remove(id, productID: productID) }
+        if let slot = slot(of: account) { accounts[slot].remove(id, productID: productID) }
+    }
+
+    /// The slot of an account's indexes in ``accounts``, remembering it for the next write.
+    private mutating func slot(of account: String) -> Int? {
+        if let last = lastAccount, last.name == account { return last.slot }
+        guard let slot = accountSlots[account] else { return nil }
+        lastAccount = (account, slot)
+        return slot
     }
 
     /// Removes the row at a position, which holds (or held, before a change in place emptied it) the record `id`,
