@@ -93,7 +93,12 @@ public final class SimulatedStore: Sendable {
         self.signer = signer
         self.jwsSigner = jwsSigner
         self.clock = clock
-        self.lane = StoreLane(mode: lane)
+        var outbox: DeviceOutbox?
+        if let journal, case .group = journal.durability.commit {
+            // A run of the lane commits once for everything it changed, then devices hear of it.
+            outbox = DeviceOutbox { journal.flushBeforeCallback() }
+        }
+        self.lane = StoreLane(mode: lane, outbox: outbox)
         self.familiesInUse = Atomic(!state.families.isEmpty)
         self.state = Mutex(state)
         self.journal = journal
@@ -334,8 +339,12 @@ public final class SimulatedStore: Sendable {
 
     /// Tells a device's listeners of an event, in attach order, once the journal has committed what they will hear
     /// of. Call on the lane, outside the state lock.
+    ///
+    /// A durable store in group-commit mode holds the event in its lane's ``DeviceOutbox`` instead: the lane commits
+    /// once at the end of the run and then delivers it.
     func emit(_ event: DeviceEvent, to audience: DeviceAudience) {
         guard !audience.isEmpty else { return }
+        if let outbox = lane.outbox { return outbox.hold(.event(event, audience)) }
         journal?.flushBeforeCallback()
         audience.callEach { connection, listener in listener.connection(connection, didProduce: event) }
     }
@@ -343,6 +352,7 @@ public final class SimulatedStore: Sendable {
     /// Tells a device's listeners that one transaction changed: ``emit(_:to:)`` of `.updated([transaction])`.
     func emitUpdate(_ transaction: DeviceTransaction, to audience: DeviceAudience) {
         guard !audience.isEmpty else { return }
+        if let outbox = lane.outbox { return outbox.hold(.update(transaction, audience)) }
         journal?.flushBeforeCallback()
         audience.callEach { connection, listener in listener.connection(connection, didUpdate: transaction) }
     }
@@ -350,8 +360,16 @@ public final class SimulatedStore: Sendable {
     /// Tells a device's listeners that one finished transaction left: ``emit(_:to:)`` of `.removed([id])`.
     func emitRemoval(_ transactionID: UInt64, to audience: DeviceAudience) {
         guard !audience.isEmpty else { return }
+        if let outbox = lane.outbox { return outbox.hold(.removal(transactionID, audience)) }
         journal?.flushBeforeCallback()
         audience.callEach { connection, listener in listener.connection(connection, didRemove: transactionID) }
+    }
+
+    /// Delivers the events held for devices (group commit) and commits, before the store asks a listener something:
+    /// a question comes after everything the listener was to hear before it, and after what it reveals is durable.
+    func commitBeforeAsking() {
+        lane.outbox?.deliver()
+        journal?.flushBeforeCallback()
     }
 
     static func unknownTransaction(_ id: UInt64) -> StoreSimulatorError {

@@ -175,6 +175,79 @@ struct DurableStoreTests {
         try reopened.close()
     }
 
+    @Test("In group commit, a run of the lane commits once, then its device hears the whole run, in order")
+    func groupCommitOncePerRun() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let store = try SimulatedStore(
+            statePath: path, durability: StoreDurability(commit: .group(every: 1000)), lane: .manual)
+        final class RecordingDevice: DeviceListener, @unchecked Sendable {
+            // @unchecked: `atFirstEvent` is set before the lane runs.
+            let heard = Mutex<[String]>([])
+            var atFirstEvent: (() -> Void)?
+            func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
+                if let atFirstEvent {
+                    self.atFirstEvent = nil
+                    atFirstEvent()
+                }
+                let pending = connection.store.pendingChanges
+                switch event {
+                case .updated(let transactions):
+                    heard.withLock { $0 += transactions.map { "\($0.id) \($0.state) pending \(pending)" } }
+                case .removed(let ids):
+                    heard.withLock { $0 += ids.map { "\($0) removed pending \(pending)" } }
+                default:
+                    heard.withLock { $0.append("\(event)") }
+                }
+            }
+        }
+        let device = RecordingDevice()
+        let connection = store.connect(deviceID: "recording", frontEnd: "tests", listener: device)
+        let killed = directory.file("killed.sqlite")
+        device.atFirstEvent = { try? copyAsIfKilled(path, to: killed) }
+        let ids = (0..<3).map { _ in connection.submit(PaymentRequest(productID: "com.example.coins100")) }
+        store.runUntilIdle()
+        for id in ids { connection.finish(id) }
+        store.runUntilIdle()
+        let expected =
+            ids.flatMap { ["\($0) purchasing pending 0", "\($0) purchased pending 0"] }
+            + ids.map { "\($0) removed pending 0" }
+        #expect(device.heard.withLock { $0 } == expected)
+        // A kill as the device heard its first event of the run leaves the whole run: one commit before any event.
+        let reopened = try SimulatedStore(statePath: killed, lane: .manual)
+        #expect(reopened.allTransactions().map(\.id) == ids)
+        #expect(
+            reopened.unfinishedTransactions(deviceID: "recording").map(\.state) == [.purchased, .purchased, .purchased])
+        try reopened.close()
+        try store.close()
+    }
+
+    @Test("In group commit on a dispatch lane, the device hears every event once the lane is idle, all committed")
+    func groupCommitOnDispatchLane() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let lane = DispatchQueue(label: "durable-store-tests.lane")
+        let store = try SimulatedStore(
+            statePath: path, durability: StoreDurability(commit: .group(every: 1000)), lane: .dispatch(lane))
+        final class CountingDevice: DeviceListener, @unchecked Sendable {
+            let heard = Mutex<[String]>([])
+            func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
+                let pending = connection.store.pendingChanges
+                guard case .updated(let transactions) = event else { return }
+                heard.withLock { $0 += transactions.map { "\($0.id) \($0.state) pending \(pending)" } }
+            }
+        }
+        let device = CountingDevice()
+        let connection = store.connect(deviceID: "counting", frontEnd: "tests", listener: device)
+        let ids = (0..<3).map { _ in connection.submit(PaymentRequest(productID: "com.example.coins100")) }
+        store.runUntilIdle()
+        let expected = ids.flatMap { ["\($0) purchasing pending 0", "\($0) purchased pending 0"] }
+        #expect(device.heard.withLock { $0 } == expected)
+        try store.close()
+    }
+
     @Test("A new file starts from the configuration given; an existing one keeps its own, and its clock")
     func configurationAndClock() throws {
         let directory = try TemporaryDirectory()

@@ -67,10 +67,26 @@ public final class StoreLane: Sendable {
 
     private let manual = Mutex(Manual())
     private let outstanding = Atomic<Int>(0)
+    /// What a durable store in group-commit mode holds for its devices until the end of a run; `nil` for any other
+    /// store, whose events are delivered where they are produced.
+    let outbox: DeviceOutbox?
 
     /// Creates a lane.
-    public init(mode: Mode) {
+    public convenience init(mode: Mode) {
+        self.init(mode: mode, outbox: nil)
+    }
+
+    /// Creates a lane that delivers what `outbox` holds at the end of each run and before closures.
+    init(mode: Mode, outbox: DeviceOutbox?) {
         self.mode = mode
+        self.outbox = outbox
+    }
+
+    /// Runs one item: the events held for devices are delivered first if it is a closure, which may call a front end
+    /// directly and must come after what the front end was to hear before it.
+    private func run(_ item: Item) {
+        if let outbox, case .closure = item { outbox.deliver() }
+        item.run()
     }
 
     /// Adds work at the end of the lane.
@@ -93,7 +109,11 @@ public final class StoreLane: Sendable {
         case .dispatch(let queue):
             let item = copy item
             queue.async {
-                item.run()
+                self.run(item)
+                // The last item of a run delivers what the run held, before the lane counts as idle.
+                if let outbox = self.outbox, self.outstanding.load(ordering: .sequentiallyConsistent) == 1 {
+                    outbox.deliver()
+                }
                 self.outstanding.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
@@ -118,11 +138,17 @@ public final class StoreLane: Sendable {
                 return state.takeFirst()
             }
             var ran = 0
+            let holds = outbox != nil
             while let item = next.take() {
-                item.run()
-                outstanding.subtract(1, ordering: .sequentiallyConsistent)
+                run(item)
                 ran += 1
-                next = nextManualItem()
+                // A lane whose store holds events keeps its claim until it has delivered them, which may add work.
+                next = nextManualItem(releasing: !holds)
+                if next == nil, let outbox {
+                    outbox.deliver()
+                    next = nextManualItem(releasing: true)
+                }
+                outstanding.subtract(1, ordering: .sequentiallyConsistent)
             }
             return ran
         case .dispatch(let queue):
@@ -151,12 +177,13 @@ public final class StoreLane: Sendable {
         }
     }
 
-    private func nextManualItem() -> Item? {
+    /// Takes the next waiting item; with none, gives up the claim on the lane if `releasing`.
+    private func nextManualItem(releasing: Bool) -> Item? {
         manual.withLock { state in
             guard state.head < state.tail else {
                 state.head = 0
                 state.tail = 0
-                state.draining = false
+                if releasing { state.draining = false }
                 return nil
             }
             return state.takeFirst()

@@ -12,9 +12,10 @@ public struct StoreDurability: Sendable, Hashable {
         /// Each change is committed before the method that made it returns (the default).
         case everyChange
         /// Changes share commits: a commit happens when `every` changes are pending, on
-        /// ``SimulatedStore/flush()``, before the store tells a device anything (so that no app hears of a change that
-        /// a crash could still take back), and when the same database's `write` runs (for example a delivery
-        /// recorded by the app). A change is acknowledged when its commit succeeds.
+        /// ``SimulatedStore/flush()``, at the end of each run of the store's lane, before the store tells devices what
+        /// the run did (so that no app hears of a change that a crash could still take back: the events of a run are
+        /// held until then, and delivered in order), and when the same database's `write` runs (for example a
+        /// delivery recorded by the app). A change is acknowledged when its commit succeeds.
         case group(every: Int)
         /// Changes are committed only by ``SimulatedStore/flush()``, ``SimulatedStore/compact()``,
         /// ``SimulatedStore/close()`` (and the same database's `write`): a caller that flushes at the end of each of

@@ -96,7 +96,7 @@ extension SimulatedStore {
             tellChanges()
             return
         }
-        journal?.flushBeforeCallback()
+        commitBeforeAsking()
         var keepGoing = true
         audience.callEach { connection, listener in
             if keepGoing, !listener.connection(connection, shouldContinue: transaction, in: storefront) {

@@ -45,12 +45,20 @@ struct RecordTable: Sendable {
 
         mutating func add(_ id: UInt64, productID: String) {
             all.insert(id)
-            byProduct[productID, default: IDs()].insert(id)
+            // Changed in place through its index: `byProduct[productID, default:]` goes through a coroutine that
+            // allocates its frame, at every purchase.
+            if let index = byProduct.index(forKey: productID) {
+                byProduct.values[index].insert(id)
+            } else {
+                var ids = IDs()
+                ids.insert(id)
+                byProduct[productID] = ids
+            }
         }
 
         mutating func remove(_ id: UInt64, productID: String) {
             all.remove(id)
-            byProduct[productID]?.remove(id)
+            if let index = byProduct.index(forKey: productID) { byProduct.values[index].remove(id) }
         }
     }
 
@@ -60,7 +68,12 @@ struct RecordTable: Sendable {
     /// read, and scanned without hashing.
     private var rows: [TransactionRecord?] = []
     private var positions: [UInt64: Int] = [:]
-    private var accounts: [String: Account] = [:]
+    /// Each account's indexes, by slot, and each account's slot. Slots never move (accounts are only added, or all
+    /// removed), so the slot of the account last written is remembered: writes come mostly for the same account, and
+    /// comparing its identifier costs less than hashing it.
+    private var accounts: [Account] = []
+    private var accountSlots: [String: Int] = [:]
+    private var lastAccount: (name: String, slot: Int)?
     /// Whether writes note the identifiers they change.
     var tracksChanges = false
     /// The identifiers written since the last ``takeChanges()``.
@@ -98,8 +111,9 @@ struct RecordTable: Sendable {
                 rows[position] = newValue
                 reindex(id, from: old, to: newValue)
             } else {
+                // Indexed first, so that appending is the record's last use and moves it instead of copying it.
+                index(id, account: newValue.account, productID: newValue.productID)
                 rows.append(newValue)
-                accounts[newValue.account, default: Account()].add(id, productID: newValue.productID)
             }
         }
         _modify {
@@ -110,11 +124,11 @@ struct RecordTable: Sendable {
                 defer {
                     if let record = rows[position] {
                         if record.account != account || record.productID != productID {
-                            accounts[account]?.remove(id, productID: productID)
-                            accounts[record.account, default: Account()].add(id, productID: record.productID)
+                            unindex(id, account: account, productID: productID)
+                            index(id, account: record.account, productID: record.productID)
                         }
                     } else {
-                        accounts[account]?.remove(id, productID: productID)
+                        unindex(id, account: account, productID: productID)
                         removeRow(at: position, id: id)
                     }
                 }
@@ -125,7 +139,7 @@ struct RecordTable: Sendable {
                     if let added {
                         positions[id] = rows.count
                         rows.append(added)
-                        accounts[added.account, default: Account()].add(id, productID: added.productID)
+                        index(id, account: added.account, productID: added.productID)
                     }
                 }
                 yield &added
@@ -152,10 +166,11 @@ struct RecordTable: Sendable {
 
     /// Removes the record at a position.
     mutating func remove(at position: Int) {
-        let record = rows[position]!
-        if tracksChanges { changed.insert(record.id) }
-        accounts[record.account]?.remove(record.id, productID: record.productID)
-        removeRow(at: position, id: record.id)
+        // The fields needed, not a copy of the whole record.
+        let id = rows[position]!.id
+        if tracksChanges { changed.insert(id) }
+        unindex(id, account: rows[position]!.account, productID: rows[position]!.productID)
+        removeRow(at: position, id: id)
     }
 
     /// Removes every record.
@@ -167,16 +182,22 @@ struct RecordTable: Sendable {
         rows.removeAll()
         positions.removeAll()
         accounts.removeAll()
+        accountSlots.removeAll()
+        lastAccount = nil
     }
 
     /// The identifiers of an account's records, oldest first.
-    func ids(of account: String) -> IDs { accounts[account]?.all ?? IDs() }
+    func ids(of account: String) -> IDs { accountSlots[account].map { accounts[$0].all } ?? IDs() }
 
     /// The identifiers of an account's records of a product, oldest first.
-    func ids(of account: String, productID: String) -> IDs { accounts[account]?.byProduct[productID] ?? IDs() }
+    func ids(of account: String, productID: String) -> IDs {
+        accountSlots[account].flatMap { accounts[$0].byProduct[productID] } ?? IDs()
+    }
 
     /// The products an account has records of, in no particular order.
-    func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? { accounts[account]?.byProduct.keys }
+    func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? {
+        accountSlots[account].map { accounts[$0].byProduct.keys }
+    }
 
     /// An account's records, oldest first.
     func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { self[$0] } }
@@ -209,8 +230,34 @@ struct RecordTable: Sendable {
     /// Moves a record in the account indexes when a write changed its account or product.
     private mutating func reindex(_ id: UInt64, from old: TransactionRecord, to new: TransactionRecord) {
         guard old.account != new.account || old.productID != new.productID else { return }
-        accounts[old.account]?.remove(id, productID: old.productID)
-        accounts[new.account, default: Account()].add(id, productID: new.productID)
+        unindex(id, account: old.account, productID: old.productID)
+        index(id, account: new.account, productID: new.productID)
+    }
+
+    /// Files a record under its account and product.
+    private mutating func index(_ id: UInt64, account: String, productID: String) {
+        if let slot = slot(of: account) {
+            accounts[slot].add(id, productID: productID)
+        } else {
+            var entry = Account()
+            entry.add(id, productID: productID)
+            accountSlots[account] = accounts.count
+            lastAccount = (account, accounts.count)
+            accounts.append(entry)
+        }
+    }
+
+    /// Takes a record out of its account's indexes.
+    private mutating func unindex(_ id: UInt64, account: String, productID: String) {
+        if let slot = slot(of: account) { accounts[slot].remove(id, productID: productID) }
+    }
+
+    /// The slot of an account's indexes in ``accounts``, remembering it for the next write.
+    private mutating func slot(of account: String) -> Int? {
+        if let last = lastAccount, last.name == account { return last.slot }
+        guard let slot = accountSlots[account] else { return nil }
+        lastAccount = (account, slot)
+        return slot
     }
 
     /// Removes the row at a position, which holds (or held, before a change in place emptied it) the record `id`,
