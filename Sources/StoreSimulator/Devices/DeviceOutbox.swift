@@ -15,6 +15,7 @@ final class DeviceOutbox: Sendable {
         case event(DeviceEvent, DeviceAudience)
         case update(DeviceTransaction, DeviceAudience)
         case removal(UInt64, DeviceAudience)
+        case decision(DeviceTransaction, TransactionRecord?, DeviceAudience)
     }
 
     private let held = Mutex<[Delivery]>([])
@@ -49,6 +50,10 @@ final class DeviceOutbox: Sendable {
                 audience.callEach { connection, listener in listener.connection(connection, didUpdate: transaction) }
             case .removal(let id, let audience):
                 audience.callEach { connection, listener in listener.connection(connection, didRemove: id) }
+            case .decision(let transaction, let record, let audience):
+                audience.callEach { connection, listener in
+                    listener.connection(connection, didDecide: transaction, record: record)
+                }
             }
         }
         return true
