@@ -29,7 +29,7 @@ extension SimulatedStore {
         let now = clock.now
         let extended = try state.withLock { state throws(StoreSimulatorError) -> SubscriptionState in
             guard state.records[originalID] != nil else { throw Self.unknownTransaction(originalID) }
-            guard let found = state.subscriptions.values.first(where: { $0.originalID == originalID }) else {
+            guard let found = state.subscriptions.values(originalID: originalID).first else {
                 throw StoreSimulatorError(.noSubscription, "transaction \(originalID) begins no subscription")
             }
             let key = StoreState.subscriptionKey(account: found.account, groupID: found.groupID)

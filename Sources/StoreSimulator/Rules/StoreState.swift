@@ -23,10 +23,18 @@ struct StoreState: Sendable {
         /// The account the device is signed in to.
         @exclusivity(unchecked) var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
-        @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>()
+        @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>() {
+            didSet { noteHolding() }
+        }
         /// Purchases made on other devices of the account, in the order the store made them, until a front end of
         /// this device finishes them; not in ``queue``, which StoreKit 1 reads.
-        @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = []
+        @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = [] {
+            didSet { noteHolding() }
+        }
+        /// The directory's list of devices that hold transactions, once the device is stored in a directory, and the
+        /// device's position in it (`-1` while it holds none).
+        @exclusivity(unchecked) weak var holders: DeviceDirectory.Holders?
+        @exclusivity(unchecked) var holderPosition = -1
         /// The connections attached, in attach order; held weakly.
         @exclusivity(unchecked) private var attachments: [WeakConnection] = []
         /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
@@ -94,6 +102,15 @@ struct StoreState: Sendable {
         /// Removes the unfinished transactions that satisfy a predicate.
         func removeAll(where shouldRemove: (DeviceTransaction) -> Bool) {
             queue.removeAll { shouldRemove($0.transaction) }
+        }
+
+        /// Whether the device holds an unfinished transaction or a purchase made on another device.
+        var holdsTransactions: Bool { !queue.isEmpty || !otherDevicePurchases.isEmpty }
+
+        /// Keeps the directory's list of devices that hold transactions up to date after a change of either list.
+        private func noteHolding() {
+            guard holdsTransactions != (holderPosition >= 0) else { return }
+            holders?.update(self)
         }
     }
 
