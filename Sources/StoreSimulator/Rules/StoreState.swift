@@ -236,11 +236,13 @@ struct StoreState: Sendable {
     mutating func tellOtherDevices(
         of transaction: DeviceTransaction, boughtOn deviceID: String, account: String
     ) -> (deviceIDs: [String], transaction: DeviceTransaction)? {
-        // One device (the common case, and every benchmark's) has nobody to tell: no filtering, no sorting.
-        guard devices.count > 1, transaction.state == .purchased, let recordID = transaction.recordID,
-            recordID == transaction.id, let record = records[recordID]
+        // An account with one device (the common case, and every benchmark's) has nobody to tell: no record looked
+        // up, no filtering.
+        guard transaction.state == .purchased, let recordID = transaction.recordID, recordID == transaction.id
         else { return nil }
-        let others = devices.ids(of: account).filter { $0 != deviceID }
+        let accountDevices = devices.ids(of: account)
+        guard accountDevices.count > 1, let record = records[recordID] else { return nil }
+        let others = accountDevices.filter { $0 != deviceID }
         guard !others.isEmpty else { return nil }
         for id in others { devices[id]?.otherDevicePurchases.append(transaction) }
         if record.productType == .consumable { sharedRecordIDs.insert(recordID) }
