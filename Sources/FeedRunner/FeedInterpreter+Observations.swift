@@ -148,7 +148,7 @@ extension FeedInterpreter {
             guard let transaction = heard(item.reference) else {
                 return "no transaction \(item.reference) was seen"
             }
-            let positions = zip(transaction.states, transaction.heardAt).filter { $0.0 == item.state }.map(\.1)
+            let positions = transaction.heard.filter { $0.state == item.state }.map(\.at)
             guard let first = positions.first else {
                 return "expected \(item.reference) \(item.state.name); the app never heard it"
             }

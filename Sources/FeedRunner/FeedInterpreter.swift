@@ -7,20 +7,39 @@ import StoreSimulator
 /// Carries out a feed's steps on a fresh manual store and checks its expectations, writing the event log.
 final class FeedInterpreter {
     struct Tracked {
+        /// A state the app heard, with its event log position.
+        struct Heard {
+            var state: TransactionState
+            var at: Int
+        }
+
         var product: String
-        var user: String
-        var states: [TransactionState] = []
+        /// What the app heard, in order: one array, one allocation.
+        var heard: [Heard] = []
         var removed = false
         var error: StoreErrorCode?
-        /// The event log position of each state in ``states``.
-        var heardAt: [Int] = []
-        /// `transactionIdentifier` and `original?.transactionIdentifier`, as the app last heard them.
-        var transactionID: String?
-        var originalID: String?
+        /// `transactionIdentifier` and `original?.transactionIdentifier`, as the app last heard them, as numbers: the
+        /// identifiers StoreKit gives are a transaction's number written out, so they are written only when read.
+        var transactionNumber: UInt64?
+        var originalNumber: UInt64?
         /// The exceptions StoreKit raised when the app finished the transaction too early.
         var exceptions: [String] = []
         /// Whether the queue's delegate was asked to go on with it in a new storefront.
         var askedToContinue = false
+
+        /// The states the app heard, in order.
+        var states: [TransactionState] { heard.map(\.state) }
+        /// `transactionIdentifier` as the app last heard it.
+        var transactionID: String? { transactionNumber.map { String($0) } }
+        /// `original?.transactionIdentifier` as the app last heard it.
+        var originalID: String? { originalNumber.map { String($0) } }
+    }
+
+    /// A product of a device (its seat in ``users``): the key of the latest transaction of the product the device
+    /// heard of, hashed without joining the two into a new string.
+    struct SeatProduct: Hashable {
+        var seat: String
+        var product: String
     }
 
     /// A transaction as one device heard it: devices of one account hear the same transactions (renewals, purchases
@@ -81,7 +100,7 @@ final class FeedInterpreter {
     private(set) var trackedVisited = 0
     /// The device each handle was named on.
     private var handleSeats: [UInt64: String] = [:]
-    private var latestByProduct: [String: UInt64] = [:]
+    private var latestByProduct: [SeatProduct: UInt64] = [:]
     private var sequence = 0
     private var expectations = 0
     private var currentLine = 0
@@ -580,8 +599,8 @@ final class FeedInterpreter {
 
     private func track(_ id: UInt64, product: String) {
         let key = TrackedKey(seat: currentSeat, id: id)
-        if tracked[key] == nil { tracked[key] = Tracked(product: product, user: currentSeat) }
-        latestByProduct[currentSeat + "\n" + product] = id
+        if tracked[key] == nil { tracked[key] = Tracked(product: product) }
+        latestByProduct[SeatProduct(seat: key.seat, product: product)] = id
     }
 
     private func isFirstObserver(_ observer: FeedObserver, of queue: SKPaymentQueue) -> Bool {
@@ -597,16 +616,19 @@ final class FeedInterpreter {
             if first {
                 let id = transaction.storeIdentifier
                 let product = transaction.payment.productIdentifier
-                latestByProduct[observer.seat + "\n" + product] = id
-                let identifier = transaction.transactionIdentifier
-                let originalID = transaction.original?.transactionIdentifier
+                let seat = observer.seat
+                latestByProduct[SeatProduct(seat: seat, product: product)] = id
+                // `transactionIdentifier` is the number written out once the transaction is purchased or restored.
+                let identified = Self.isIdentified(transaction.transactionState)
+                let originalNumber = transaction.original.flatMap {
+                    Self.isIdentified($0.transactionState) ? $0.storeIdentifier : nil
+                }
                 // One lookup of the tracked transaction for all its changes.
-                updateTracked(seat: observer.seat, id: id, product: product) { tracked in
-                    tracked.states.append(state)
-                    tracked.heardAt.append(seq)
+                updateTracked(seat: seat, id: id, product: product) { tracked in
+                    tracked.heard.append(Tracked.Heard(state: state, at: seq))
                     tracked.error = code
-                    if let identifier { tracked.transactionID = identifier }
-                    tracked.originalID = originalID
+                    if identified { tracked.transactionNumber = id }
+                    tracked.originalNumber = originalNumber
                 }
             }
             guard logs else { continue }
@@ -623,6 +645,11 @@ final class FeedInterpreter {
             if let code { event.add("error", code.name) }
             sink.append(event.line)
         }
+    }
+
+    /// Whether a transaction in a state has a `transactionIdentifier`: purchased or restored.
+    private static func isIdentified(_ state: SKPaymentTransactionState) -> Bool {
+        state == .purchased || state == .restored
     }
 
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
@@ -647,7 +674,7 @@ final class FeedInterpreter {
                 let key = TrackedKey(seat: observer.seat, id: id)
                 tracked[key]?.removed = true
                 if handleNames[id] == nil,
-                    latestByProduct[observer.seat + "\n" + transaction.payment.productIdentifier] != id
+                    latestByProduct[SeatProduct(seat: key.seat, product: transaction.payment.productIdentifier)] != id
                 {
                     tracked[key] = nil
                 }
@@ -674,7 +701,9 @@ final class FeedInterpreter {
         guard tracked.count > forgetAbove else { return }
         trackedVisited += tracked.count
         let keep = Set(handles.values).union(latestByProduct.values)
-        tracked = tracked.filter { keep.contains($0.key.id) || !$0.value.removed }
+        // Removed in place: a filtered copy would hold the table twice at the peak of memory.
+        let forgotten = tracked.compactMap { keep.contains($0.key.id) || !$0.value.removed ? nil : $0.key }
+        for key in forgotten { tracked[key] = nil }
         forgetAbove = max(Self.forgetFloor, 2 * tracked.count)
     }
 
@@ -731,13 +760,15 @@ final class FeedInterpreter {
 
     /// Changes what a device heard of a transaction, starting a record of it if there is none.
     func updateTracked(seat: String, id: UInt64, product: String, _ body: (inout Tracked) -> Void) {
-        body(&tracked[TrackedKey(seat: seat, id: id), default: Tracked(product: product, user: seat)])
+        body(&tracked[TrackedKey(seat: seat, id: id), default: Tracked(product: product)])
     }
 
     func resolve(_ reference: FeedStep.Reference) -> UInt64? {
         switch reference {
         case .handle(let name): handles[name] ?? storeKit2.purchases[name]?.transactionID
-        case .product(let id): latestByProduct[currentSeat + "\n" + id] ?? storeKit2.latest[currentSeat + "\n" + id]?.id
+        case .product(let id):
+            latestByProduct[SeatProduct(seat: currentSeat, product: id)]
+                ?? storeKit2.latest[currentSeat + "\n" + id]?.id
         }
     }
 

@@ -236,8 +236,8 @@ public final class SimulatedStore: Sendable {
             state.sharedRecordIDs.removeAll()
             state.subscriptions.removeAll()
             var removed: [String: [UInt64]] = [:]
-            for (id, device) in state.devices where !device.unfinished.isEmpty {
-                removed[id] = device.unfinished.map(\.id)
+            for device in state.devices.holdingTransactions where !device.queue.isEmpty {
+                removed[device.id] = device.unfinished.map(\.id)
                 device.queue.removeAll()
             }
             return removed
@@ -254,17 +254,18 @@ public final class SimulatedStore: Sendable {
         defer { journal?.end() }
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
-            let doomed = Set(state.records.values.filter { $0.id == id || $0.originalID == id }.map(\.id))
+            var doomed = Set(state.records.descendants(of: id))
+            doomed.insert(id)
             for doomedID in doomed {
                 state.records[doomedID] = nil
                 state.sharedRecordIDs.remove(doomedID)
             }
-            state.subscriptions.removeAll { doomed.contains($0.originalID) || doomed.contains($0.latestRecordID) }
+            state.subscriptions.removeAll(naming: doomed)
             var removed: [String: [UInt64]] = [:]
-            for (deviceID, device) in state.devices {
+            for device in state.devices.holdingTransactions {
                 let gone = device.unfinished.filter { doomed.contains($0.recordID ?? $0.id) }.map(\.id)
                 guard !gone.isEmpty else { continue }
-                removed[deviceID] = gone
+                removed[device.id] = gone
                 device.removeAll { gone.contains($0.id) }
             }
             return removed

@@ -52,8 +52,8 @@ struct SubscriptionIndexTests {
         Self.expectListedByAccount(decoded, accounts: accounts)
         #expect(decoded.values(of: "account-2").map(\.originalID) == [states[2].originalID])
 
-        // Removals by predicate and of everything.
-        rebuilt.removeAll { $0.account == "account-4" }
+        // Removals by record and of everything.
+        rebuilt.removeAll(naming: Set(rebuilt.values(of: "account-4").map(\.originalID)))
         #expect(rebuilt.values(of: "account-4").isEmpty)
         Self.expectListedByAccount(rebuilt, accounts: accounts)
         rebuilt.removeAll()

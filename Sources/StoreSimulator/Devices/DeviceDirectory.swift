@@ -3,8 +3,39 @@
 ///
 /// Storing a device (`directory[id] = device`) files it under its account; a device whose account changed since it was
 /// last stored moves to its new account's list when it is stored again. Devices are added, never removed.
+///
+/// The directory also lists the devices that hold transactions (an unfinished one, or a purchase made on another
+/// device), kept up to date by the devices themselves as their lists change: what looks for the devices reporting a
+/// transaction (a receipt's unfinished consumables, a shared record finished, a transaction deleted) visits those,
+/// which a store whose apps finish what they hear keeps few, instead of every device it ever knew.
 struct DeviceDirectory: Sendable, Sequence {
+    /// The devices that hold transactions, in no particular order; each knows its position.
+    final class Holders: @unchecked Sendable {
+        // Used under the store's lock only, like the devices.
+        private(set) var devices: [StoreState.Device] = []
+
+        /// Adds a device that now holds transactions, or removes one that no longer does.
+        func update(_ device: StoreState.Device) {
+            if device.holdsTransactions {
+                guard device.holderPosition < 0 else { return }
+                device.holderPosition = devices.count
+                devices.append(device)
+            } else {
+                let position = device.holderPosition
+                guard position >= 0 else { return }
+                let last = devices.removeLast()
+                if last !== device {
+                    devices[position] = last
+                    last.holderPosition = position
+                }
+                device.holderPosition = -1
+            }
+        }
+    }
+
     private var byID: [String: StoreState.Device] = [:]
+    /// The devices that hold transactions.
+    private let holders = Holders()
     /// The account each device is filed under in ``byAccount``.
     private var filedAccount: [String: String] = [:]
     /// The identifiers of each account's devices, in ascending order.
@@ -18,6 +49,11 @@ struct DeviceDirectory: Sendable, Sequence {
         get { byID[id] }
         set {
             byID[id] = newValue
+            if let newValue, newValue.holders !== holders {
+                newValue.holders = holders
+                newValue.holderPosition = -1
+                holders.update(newValue)
+            }
             let account = newValue?.account
             let filed = filedAccount[id]
             guard account != filed else { return }
@@ -32,6 +68,9 @@ struct DeviceDirectory: Sendable, Sequence {
 
     /// The identifiers of the devices signed in to an account, in ascending order.
     func ids(of account: String) -> [String] { byAccount[account] ?? [] }
+
+    /// The devices that hold an unfinished transaction or a purchase made on another device, in no particular order.
+    var holdingTransactions: [StoreState.Device] { holders.devices }
 
     /// The devices' identifiers, in no particular order.
     var keys: Dictionary<String, StoreState.Device>.Keys { byID.keys }

@@ -1,10 +1,11 @@
 import StoreModels
 
 /// A store's purchase history by transaction identifier: a dictionary that can also say which records changed, with
-/// two indexes kept up to date as records are stored and removed: each account's records, and each account's records
-/// of each product, in identifier order (oldest first). Questions about one account (its history, its receipt, a
-/// restore, whether it owns a product or has subscribed in a group) then cost what that account holds, not what the
-/// whole store holds.
+/// indexes kept up to date as records are stored and removed: each account's records, and each account's records of
+/// each product, in identifier order (oldest first), and the records that descend from each record (whose
+/// `originalID` names it). Questions about one account (its history, its receipt, a restore, whether it owns a product
+/// or has subscribed in a group) then cost what that account holds, and a transaction's chain what the chain holds,
+/// not what the whole store holds.
 ///
 /// Reads and writes look like a dictionary's. A durable store turns ``tracksChanges`` on, and every write by key
 /// (setting, changing in place, removing) then notes the identifier, so that the state file's table of records is
@@ -74,6 +75,8 @@ struct RecordTable: Sendable {
     private var accounts: [Account] = []
     private var accountSlots: [String: Int] = [:]
     private var lastAccount: (name: String, slot: Int)?
+    /// The identifiers of the records whose `originalID` names another record, by that `originalID`.
+    private var descendants: [UInt64: IDs] = [:]
     /// Whether writes note the identifiers they change.
     var tracksChanges = false
     /// The identifiers written since the last ``takeChanges()``.
@@ -101,7 +104,12 @@ struct RecordTable: Sendable {
         set {
             if tracksChanges { changed.insert(id) }
             guard let newValue else {
-                if let position = positions[id] { removeRow(at: position, id: id) }
+                if let position = positions[id] {
+                    let record = rows[position]!
+                    accounts[record.account]?.remove(id, productID: record.productID)
+                    unlink(id, from: record.originalID)
+                    removeRow(at: position, id: id)
+                }
                 return
             }
             // One hash for a new record (every one, when a state file is read).
@@ -113,6 +121,7 @@ struct RecordTable: Sendable {
             } else {
                 // Indexed first, so that appending is the record's last use and moves it instead of copying it.
                 index(id, account: newValue.account, productID: newValue.productID)
+                link(id, to: newValue.originalID)
                 rows.append(newValue)
             }
         }
@@ -121,14 +130,20 @@ struct RecordTable: Sendable {
             if let position = positions[id] {
                 let account = rows[position]!.account
                 let productID = rows[position]!.productID
+                let originalID = rows[position]!.originalID
                 defer {
                     if let record = rows[position] {
                         if record.account != account || record.productID != productID {
                             unindex(id, account: account, productID: productID)
                             index(id, account: record.account, productID: record.productID)
                         }
+                        if record.originalID != originalID {
+                            unlink(id, from: originalID)
+                            link(id, to: record.originalID)
+                        }
                     } else {
                         unindex(id, account: account, productID: productID)
+                        unlink(id, from: originalID)
                         removeRow(at: position, id: id)
                     }
                 }
@@ -140,6 +155,7 @@ struct RecordTable: Sendable {
                         positions[id] = rows.count
                         rows.append(added)
                         index(id, account: added.account, productID: added.productID)
+                        link(id, to: added.originalID)
                     }
                 }
                 yield &added
@@ -170,6 +186,7 @@ struct RecordTable: Sendable {
         let id = rows[position]!.id
         if tracksChanges { changed.insert(id) }
         unindex(id, account: rows[position]!.account, productID: rows[position]!.productID)
+        unlink(id, from: rows[position]!.originalID)
         removeRow(at: position, id: id)
     }
 
@@ -184,6 +201,7 @@ struct RecordTable: Sendable {
         accounts.removeAll()
         accountSlots.removeAll()
         lastAccount = nil
+        descendants.removeAll()
     }
 
     /// The identifiers of an account's records, oldest first.
@@ -198,6 +216,10 @@ struct RecordTable: Sendable {
     func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? {
         accountSlots[account].map { accounts[$0].byProduct.keys }
     }
+
+    /// The identifiers of the records whose `originalID` names the record `id` (a subscription's renewals, for
+    /// example), oldest first; the record itself is not among them.
+    func descendants(of id: UInt64) -> IDs { descendants[id] ?? IDs() }
 
     /// An account's records, oldest first.
     func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { self[$0] } }
@@ -227,8 +249,12 @@ struct RecordTable: Sendable {
         return (cleared, changed)
     }
 
-    /// Moves a record in the account indexes when a write changed its account or product.
+    /// Moves a record in the indexes when a write changed its account, product or original.
     private mutating func reindex(_ id: UInt64, from old: TransactionRecord, to new: TransactionRecord) {
+        if old.originalID != new.originalID {
+            unlink(id, from: old.originalID)
+            link(id, to: new.originalID)
+        }
         guard old.account != new.account || old.productID != new.productID else { return }
         unindex(id, account: old.account, productID: old.productID)
         index(id, account: new.account, productID: new.productID)
@@ -258,6 +284,19 @@ struct RecordTable: Sendable {
         guard let slot = accountSlots[account] else { return nil }
         lastAccount = (account, slot)
         return slot
+    }
+
+    /// Files the record `id` among the descendants of `originalID`, unless it is its own original.
+    private mutating func link(_ id: UInt64, to originalID: UInt64) {
+        guard originalID != id else { return }
+        descendants[originalID, default: IDs()].insert(id)
+    }
+
+    /// Takes the record `id` out of the descendants of `originalID`, forgetting an emptied list.
+    private mutating func unlink(_ id: UInt64, from originalID: UInt64) {
+        guard originalID != id, let index = descendants.index(forKey: originalID) else { return }
+        descendants.values[index].remove(id)
+        if descendants.values[index].isEmpty { descendants.remove(at: index) }
     }
 
     /// Removes the row at a position, which holds (or held, before a change in place emptied it) the record `id`,

@@ -36,7 +36,7 @@ extension StoreState {
     mutating func dropFinishedRecord(_ recordID: UInt64) {
         guard let position = records.index(forKey: recordID), records.isDroppable(at: position) else { return }
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
-            let reported = devices.values.contains { device in
+            let reported = devices.holdingTransactions.contains { device in
                 device.queue.contains { $0.transaction.recordID == recordID }
                     || device.otherDevicePurchases.contains { $0.recordID == recordID }
             }

@@ -20,16 +20,13 @@ extension StoreState {
         records.first(of: account, productID: productID) { $0.isOwned }
     }
 
-    /// The subscription that began with a transaction: looked for among the subscriptions of that transaction's
-    /// account, then, if it is not there (no such record), among every subscription.
+    /// The subscription that began with a transaction: the last of those of that transaction's account, or, if it has
+    /// none (no such record), the last of any account, found through the subscriptions' index by record.
     func subscription(originalID: UInt64) -> SubscriptionState? {
-        if let account = records[originalID]?.account,
-            let match = subscriptions.values(of: account).last(where: { $0.originalID == originalID })
-        {
+        let matches = subscriptions.values(originalID: originalID)
+        if let account = records[originalID]?.account, let match = matches.last(where: { $0.account == account }) {
             return match
         }
-        var match: SubscriptionState?
-        subscriptions.visit { if $0.originalID == originalID { match = $0 } }
-        return match
+        return matches.last
     }
 }

@@ -8,7 +8,7 @@ extension StoreState {
         throws(StoreSimulatorError) -> SubscriptionState
     {
         guard records[originalID] != nil else { throw SimulatedStore.unknownTransaction(originalID) }
-        guard let found = subscriptions.values.first(where: { $0.originalID == originalID }) else {
+        guard let found = subscriptions.values(originalID: originalID).first else {
             throw StoreSimulatorError(.noSubscription, "transaction \(originalID) begins no subscription")
         }
         return try extend(found, by: interval, at: now)

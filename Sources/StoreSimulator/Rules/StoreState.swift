@@ -23,10 +23,18 @@ struct StoreState: Sendable {
         /// The account the device is signed in to.
         @exclusivity(unchecked) var account: String
         /// The unfinished transactions in the order they arrived, found by identifier.
-        @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>()
+        @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>() {
+            didSet { noteHolding() }
+        }
         /// Purchases made on other devices of the account, in the order the store made them, until a front end of
         /// this device finishes them; not in ``queue``, which StoreKit 1 reads.
-        @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = []
+        @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = [] {
+            didSet { noteHolding() }
+        }
+        /// The directory's list of devices that hold transactions, once the device is stored in a directory, and the
+        /// device's position in it (`-1` while it holds none).
+        @exclusivity(unchecked) weak var holders: DeviceDirectory.Holders?
+        @exclusivity(unchecked) var holderPosition = -1
         /// The connections attached, in attach order; held weakly.
         @exclusivity(unchecked) private var attachments: [WeakConnection] = []
         /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
@@ -94,6 +102,15 @@ struct StoreState: Sendable {
         /// Removes the unfinished transactions that satisfy a predicate.
         func removeAll(where shouldRemove: (DeviceTransaction) -> Bool) {
             queue.removeAll { shouldRemove($0.transaction) }
+        }
+
+        /// Whether the device holds an unfinished transaction or a purchase made on another device.
+        var holdsTransactions: Bool { !queue.isEmpty || !otherDevicePurchases.isEmpty }
+
+        /// Keeps the directory's list of devices that hold transactions up to date after a change of either list.
+        private func noteHolding() {
+            guard holdsTransactions != (holderPosition >= 0) else { return }
+            holders?.update(self)
         }
     }
 
@@ -224,11 +241,13 @@ struct StoreState: Sendable {
     mutating func tellOtherDevices(
         of transaction: DeviceTransaction, boughtOn deviceID: String, account: String
     ) -> (deviceIDs: [String], transaction: DeviceTransaction)? {
-        // One device (the common case, and every benchmark's) has nobody to tell: no filtering, no sorting.
-        guard devices.count > 1, transaction.state == .purchased, let recordID = transaction.recordID,
-            recordID == transaction.id, let record = records[recordID]
+        // An account with one device (the common case, and every benchmark's) has nobody to tell: no record looked
+        // up, no filtering.
+        guard transaction.state == .purchased, let recordID = transaction.recordID, recordID == transaction.id
         else { return nil }
-        let others = devices.ids(of: account).filter { $0 != deviceID }
+        let accountDevices = devices.ids(of: account)
+        guard accountDevices.count > 1, let record = records[recordID] else { return nil }
+        let others = accountDevices.filter { $0 != deviceID }
         guard !others.isEmpty else { return nil }
         for id in others { devices[id]?.otherDevicePurchases.append(transaction) }
         if record.productType == .consumable { sharedRecordIDs.insert(recordID) }

@@ -33,6 +33,10 @@ struct SubscriptionBook: Sendable, Codable {
     /// The slots of each account's subscriptions, so that one account's subscriptions are found without a look at
     /// every subscription of the store. Derived from the states: not encoded, rebuilt on decoding.
     private var accountSlots: [String: [Int]] = [:]
+    /// The slots whose subscription began with or was last charged by a record (its `originalID` and its
+    /// `latestRecordID`), by that record, so that a transaction's subscription is found without a look at every
+    /// subscription. Derived from the states: not encoded, rebuilt on decoding.
+    private var recordSlots: [UInt64: [Int]] = [:]
     /// Whether writes note the slots they change, so that a state file's table of subscriptions is brought up to date
     /// row by row (``takeChanges()``); off for an in-memory store.
     var tracksChanges = false
@@ -63,7 +67,21 @@ struct SubscriptionBook: Sendable, Codable {
         get { states[slot] }
         set {
             if tracksChanges { changedSlots.insert(slot) }
+            let oldOriginal = states[slot]?.originalID
+            let oldLatest = states[slot]?.latestRecordID
             states[slot] = newValue
+            let newOriginal = newValue?.originalID
+            let newLatest = newValue?.latestRecordID
+            if oldOriginal != newOriginal || oldLatest != newLatest {
+                // The slot is filed once under each record of {original, latest}: off the old ones it no longer
+                // names, under the new ones it did not name.
+                if let id = oldOriginal, id != newOriginal, id != newLatest { unfileSlot(slot, by: id) }
+                if let id = oldLatest, id != oldOriginal, id != newOriginal, id != newLatest {
+                    unfileSlot(slot, by: id)
+                }
+                if let id = newOriginal, id != oldOriginal, id != oldLatest { fileSlot(slot, by: id) }
+                if let id = newLatest, id != newOriginal, id != oldOriginal, id != oldLatest { fileSlot(slot, by: id) }
+            }
             if let newValue, slotAccounts[slot] != newValue.account { listSlot(slot, under: newValue.account) }
             let due = newValue?.nextEventDate?.timeIntervalSinceReferenceDate
             guard scheduled[slot] != due else { return }
@@ -87,6 +105,31 @@ struct SubscriptionBook: Sendable, Codable {
     private mutating func listSlot(_ slot: Int, under account: String) {
         slotAccounts[slot] = account
         accountSlots[account, default: []].append(slot)
+    }
+
+    /// The subscriptions that began with a transaction (whose `originalID` it is), in slot order: the order of
+    /// ``visit(_:)``.
+    func values(originalID: UInt64) -> [SubscriptionState] {
+        guard let listed = recordSlots[originalID] else { return [] }
+        return listed.sorted().compactMap { slot in states[slot].flatMap { $0.originalID == originalID ? $0 : nil } }
+    }
+
+    /// Files a slot under the records its subscription names.
+    private mutating func fileSlot(_ slot: Int, by state: SubscriptionState) {
+        fileSlot(slot, by: state.originalID)
+        if state.latestRecordID != state.originalID { fileSlot(slot, by: state.latestRecordID) }
+    }
+
+    /// Files a slot under a record it names.
+    private mutating func fileSlot(_ slot: Int, by id: UInt64) {
+        recordSlots[id, default: []].append(slot)
+    }
+
+    /// Takes a slot off the list of a record, forgetting an emptied list.
+    private mutating func unfileSlot(_ slot: Int, by id: UInt64) {
+        guard let index = recordSlots.index(forKey: id) else { return }
+        recordSlots.values[index].removeAll { $0 == slot }
+        if recordSlots.values[index].isEmpty { recordSlots.remove(at: index) }
     }
 
     /// Calls `body` with every subscription, in no particular order, without copying them into an array.
@@ -130,12 +173,17 @@ struct SubscriptionBook: Sendable, Codable {
         heap.removeAll()
         slotAccounts.removeAll()
         accountSlots.removeAll()
+        recordSlots.removeAll()
     }
 
-    /// Forgets the subscriptions that match.
-    mutating func removeAll(where shouldRemove: (SubscriptionState) -> Bool) {
-        for slot in states.indices {
-            if let state = states[slot], shouldRemove(state) { self[slot: slot] = nil }
+    /// Forgets the subscriptions that began with or were last charged by one of the records `ids`, looking only at
+    /// those.
+    mutating func removeAll(naming ids: Set<UInt64>) {
+        let slots = Set(ids.flatMap { recordSlots[$0] ?? [] }).sorted()
+        for slot in slots {
+            if let state = states[slot], ids.contains(state.originalID) || ids.contains(state.latestRecordID) {
+                self[slot: slot] = nil
+            }
         }
     }
 
@@ -242,6 +290,7 @@ extension SubscriptionBook {
             scheduled.append(row.due)
             slotAccounts.append(nil)
             if let account = row.state?.account { listSlot(slot, under: account) }
+            if let state = row.state { fileSlot(slot, by: state) }
             if let due = row.due { push(Entry(due: due, sequence: row.sequence ?? 0, slot: slot)) }
         }
         self.nextSequence = nextSequence
@@ -267,6 +316,7 @@ extension SubscriptionBook {
         slotAccounts = Array(repeating: nil, count: states.count)
         for (slot, state) in states.enumerated() {
             if let account = state?.account { listSlot(slot, under: account) }
+            if let state { fileSlot(slot, by: state) }
         }
     }
 
