@@ -105,9 +105,9 @@ struct RecordTable: Sendable {
             if tracksChanges { changed.insert(id) }
             guard let newValue else {
                 if let position = positions[id] {
-                    let record = rows[position]!
-                    accounts[record.account]?.remove(id, productID: record.productID)
-                    unlink(id, from: record.originalID)
+                    // The fields needed, not a copy of the whole record.
+                    unindex(id, account: rows[position]!.account, productID: rows[position]!.productID)
+                    unlink(id, from: rows[position]!.originalID)
                     removeRow(at: position, id: id)
                 }
                 return
