@@ -214,6 +214,29 @@ extension StoreState {
         }
     }
 
+    /// A purchase of a subscription that takes effect at the next renewal (the product it has, or a downgrade): the
+    /// subscription renews to `productID`, with the promotional offer if one was redeemed; the purchase's record is
+    /// dropped, and the change reported (the offer redeemed, or the renewal product changed when it did).
+    ///
+    /// - Returns: The subscription's latest transaction, which the purchase reports.
+    private mutating func renewNext(
+        _ subscription: SubscriptionState, key: String, as productID: String, with promotional: ProductOffer?,
+        change: StoreChange.ProductChange, droppingRecord recordID: UInt64, at now: Date
+    ) -> UInt64 {
+        var running = subscription
+        let changes = running.renewalProductID != productID
+        running.renewalProductID = productID
+        if let promotional { Self.redeem(promotional, atNextRenewalOf: &running) }
+        subscriptions[key] = running
+        records[recordID] = nil
+        if let promotional {
+            report(.offerRedeemed(offerID: promotional.identifier ?? "", change), at: now, of: running)
+        } else if changes {
+            report(.renewalProductChanged(toProductID: productID), at: now, of: running)
+        }
+        return running.latestRecordID
+    }
+
     /// Puts a promotional offer redeemed on a running subscription in effect from its next renewal (for the product it
     /// renews to), as the App Store does for an offer on an active subscription.
     static func redeem(_ offer: ProductOffer, atNextRenewalOf subscription: inout SubscriptionState) {
@@ -269,20 +292,11 @@ extension StoreState {
             guard let info = product.subscription else { break }
             let key = Self.subscriptionKey(account: account, groupID: info.groupID)
             var replaced: String?
-            if var running = subscriptions[key], running.grantsAccess {
+            if let running = subscriptions[key], running.grantsAccess {
                 if running.productID == product.id {
-                    let reverts = running.renewalProductID != product.id
-                    running.renewalProductID = product.id
-                    if let promotional { Self.redeem(promotional, atNextRenewalOf: &running) }
-                    subscriptions[key] = running
-                    records[recordID] = nil
-                    if let promotional {
-                        report(
-                            .offerRedeemed(offerID: promotional.identifier ?? "", .sameProduct), at: now, of: running)
-                    } else if reverts {
-                        report(.renewalProductChanged(toProductID: product.id), at: now, of: running)
-                    }
-                    return running.latestRecordID
+                    return renewNext(
+                        running, key: key, as: product.id, with: promotional, change: .sameProduct,
+                        droppingRecord: recordID, at: now)
                 }
                 let current = configuration.catalog.product(running.productID)?.subscription
                 let currentLevel = current?.groupLevel ?? .max
@@ -291,18 +305,9 @@ extension StoreState {
                 let sameDuration = current.map { Self.lastSameTime($0.period, info.period) } ?? false
                 let isImmediate = info.groupLevel < currentLevel || (info.groupLevel == currentLevel && sameDuration)
                 guard isImmediate else {
-                    let changes = running.renewalProductID != product.id
-                    running.renewalProductID = product.id
-                    if let promotional { Self.redeem(promotional, atNextRenewalOf: &running) }
-                    subscriptions[key] = running
-                    records[recordID] = nil
-                    if let promotional {
-                        report(
-                            .offerRedeemed(offerID: promotional.identifier ?? "", .downgrade), at: now, of: running)
-                    } else if changes {
-                        report(.renewalProductChanged(toProductID: product.id), at: now, of: running)
-                    }
-                    return running.latestRecordID
+                    return renewNext(
+                        running, key: key, as: product.id, with: promotional, change: .downgrade,
+                        droppingRecord: recordID, at: now)
                 }
                 records[running.latestRecordID]?.isUpgraded = true
                 records[running.latestRecordID]?.cancellationDate = now
