@@ -96,7 +96,7 @@
         /// change's notifications are made when it returns). A change made on the store directly is notified the same
         /// way once its lane runs.
         ///
-        /// - Returns: What the operation made or changed (``StoreSimulator/SimulatedStore/perform(_:reporting:)``).
+        /// - Returns: What the operation made or changed (`SimulatedStore.perform(_:reporting:)`).
         /// - Throws: The store's error for the operation, with nothing changed.
         @discardableResult
         public func perform(_ operation: StoreOperation) throws(StoreSimulatorError) -> StoreOperation.Outcome {
