@@ -241,7 +241,11 @@ struct DurableStoreTests {
         }
         let device = CountingDevice()
         let connection = store.connect(deviceID: "counting", frontEnd: "tests", listener: device)
+        // The lane waits while the three are added: a payment added while the lane delivers would be a change
+        // pending at that moment, made after the run's commit, not one the run left uncommitted.
+        lane.suspend()
         let ids = (0..<3).map { _ in connection.submit(PaymentRequest(productID: "com.example.coins100")) }
+        lane.resume()
         store.runUntilIdle()
         let expected = ids.flatMap { ["\($0) purchasing pending 0", "\($0) purchased pending 0"] }
         #expect(device.heard.withLock { $0 } == expected)
