@@ -27,14 +27,7 @@ enum FeedScaling {
 
     /// The parent: generate, run one child per size, and report.
     static func run(_ context: BenchmarkContext, options: RunOptions) throws -> BenchmarkReport {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openstorekit-bench-feeds-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw BenchmarkError("cannot make the folder \(folder.path) for generated feeds: \(error)")
-        }
+        let folder = try FeedScaling.makeFolder("feeds")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         var points: [BenchmarkReport.Point] = []
@@ -130,6 +123,20 @@ enum FeedScaling {
             "feeds: FeedGenerator(users: min(1000, steps / 20), steps:, seed: \(seed)); sizes "
                 + points.map { String($0.size) }.joined(separator: ", "))
         return report
+    }
+
+    /// A new, empty temporary folder for one benchmark's generated feeds (`openstorekit-bench-NAME-PID`); the caller
+    /// removes it.
+    static func makeFolder(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("openstorekit-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: folder)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw BenchmarkError("cannot make the folder \(folder.path) for generated feeds: \(error)")
+        }
+        return folder
     }
 
     /// Writes a generated feed to `file`, 64 KiB at a time.

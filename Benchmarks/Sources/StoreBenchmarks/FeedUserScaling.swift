@@ -19,14 +19,7 @@ enum FeedUserScaling {
 
     /// The parent: generate, run one child per size, and report.
     static func run(_ context: BenchmarkContext, options: RunOptions) throws -> BenchmarkReport {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openstorekit-bench-users-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw BenchmarkError("cannot make the folder \(folder.path) for generated feeds: \(error)")
-        }
+        let folder = try FeedScaling.makeFolder("users")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         var points: [BenchmarkReport.Point] = []
