@@ -89,10 +89,12 @@
             case ("POST", 1) where route[0] == "settings":
                 let retry = try body.bool("billingRetryOnRenewal")
                 let grace = try body.bool("billingGracePeriodEnabled")
-                var settings = store.settings
-                if let retry { settings.billingRetryOnRenewal = retry }
-                if let grace { settings.billingGracePeriodEnabled = grace }
-                try driver.perform(.updateSettings(settings))
+                try driver.perform { store in
+                    var settings = store.settings
+                    if let retry { settings.billingRetryOnRenewal = retry }
+                    if let grace { settings.billingGracePeriodEnabled = grace }
+                    return .updateSettings(settings)
+                }
                 return Self.ok([:])
             case ("GET", 1) where route[0] == "notifications":
                 let encoder = JSONEncoder()

@@ -55,8 +55,17 @@
         /// retries the store's clock reached. One operation at a time.
         @discardableResult
         func perform(_ operation: StoreOperation) throws(StoreSimulatorError) -> StoreOperation.Outcome {
+            try perform { _ in operation }
+        }
+
+        /// Applies the operation `build` makes from the store as it stands, built under the same one-at-a-time lock,
+        /// so that a change made relative to the store (settings changed field by field) loses no concurrent change.
+        @discardableResult
+        func perform(_ build: (SimulatedStore) -> StoreOperation) throws(StoreSimulatorError)
+            -> StoreOperation.Outcome
+        {
             try changing.withLock { _ throws(StoreSimulatorError) -> StoreOperation.Outcome in
-                let outcome = try store.perform(operation)
+                let outcome = try store.perform(build(store))
                 store.runUntilIdle()
                 notifications.queueDueRetries()
                 return outcome
