@@ -15,7 +15,7 @@ extension FeedInterpreter {
             files["transaction-\(record.id)-\(Self.fileSafe(record.productID)).jws"] = jws
         }
         var accounts = Set(records.map(\.account))
-        if let user = users[currentSeat] { accounts.insert(user.queue.account) }
+        if let device = world.devices[world.currentSeat] { accounts.insert(device.queue.account) }
         for account in accounts.sorted() {
             for subscription in store.subscriptions(of: account) {
                 guard let jws = try? store.signedRenewalInfo(originalTransactionID: subscription.originalID) else {

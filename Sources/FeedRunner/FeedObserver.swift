@@ -1,7 +1,7 @@
 import Foundation
 import OpenStoreKit
 
-/// The app inside a feed: an observer that reports every callback to the run and finishes as its policy says.
+/// The app inside a feed: an observer that reports every callback to the recorder and finishes as its policy says.
 final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
     // @unchecked: a feed runs on one thread; the observer is only called on its manual store's lane.
     let name: String
@@ -12,32 +12,32 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
     let policy: FeedStep.FinishPolicy
     /// The answer to `paymentQueue(_:shouldAddStorePayment:for:)`.
     let storePayments: Bool
-    unowned let run: FeedInterpreter
+    unowned let recorder: FeedRecorder
 
     init(
         name: String, user: String, device: String, policy: FeedStep.FinishPolicy, storePayments: Bool,
-        run: FeedInterpreter
+        recorder: FeedRecorder
     ) {
         self.name = name
         self.user = user
         self.device = device
         self.policy = policy
         self.storePayments = storePayments
-        self.run = run
+        self.recorder = recorder
     }
 
-    /// The key of the observer's device in the run's users.
-    var seat: String { FeedInterpreter.seat(user, device) }
+    /// The key of the observer's device in the world's devices.
+    var seat: String { FeedWorld.seat(user, device) }
 
     func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
-        run.observed(updated: transactions, by: self, queue: queue)
+        recorder.observed(updated: transactions, by: self, queue: queue)
         if policy == .all {
             for transaction in transactions {
                 if transaction.transactionState == .purchased || transaction.transactionState == .restored {
-                    run.delivered(transaction, by: self)
+                    recorder.delivered(transaction, by: self)
                 }
                 queue.finishTransaction(transaction)
-                run.noteExceptions(for: transaction, on: seat, by: self)
+                recorder.noteExceptions(for: transaction, on: seat, by: self)
             }
             return
         }
@@ -45,7 +45,7 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
         for transaction in transactions {
             switch transaction.transactionState {
             case .purchased, .restored:
-                run.delivered(transaction, by: self)
+                recorder.delivered(transaction, by: self)
                 queue.finishTransaction(transaction)
             case .failed:
                 queue.finishTransaction(transaction)
@@ -61,23 +61,24 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {
-        run.observed(removed: transactions, by: self, queue: queue)
+        recorder.observed(removed: transactions, by: self, queue: queue)
     }
 
     func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
-        run.observedRestore(failure: nil, finished: true, by: self, queue: queue)
+        recorder.observedRestore(failure: nil, finished: true, by: self, queue: queue)
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {
-        run.observedRestore(failure: (error as? SKError)?.code ?? .unknown, finished: false, by: self, queue: queue)
+        recorder.observedRestore(
+            failure: (error as? SKError)?.code ?? .unknown, finished: false, by: self, queue: queue)
     }
 
     func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {
-        run.observedStorefront(queue.storefront?.countryCode ?? "", by: self)
+        recorder.observedStorefront(queue.storefront?.countryCode ?? "", by: self)
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String])
     {
-        run.observedRevocation(productIdentifiers, by: self, queue: queue)
+        recorder.observedRevocation(productIdentifiers, by: self, queue: queue)
     }
 }

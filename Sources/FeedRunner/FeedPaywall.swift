@@ -127,17 +127,17 @@ final class FeedPaywallApp: FlowControllerDelegate, PaywallControllerDelegate, @
 
 /// Writes paywall callbacks to a feed's event log as they happen.
 final class FeedPaywallLog: @unchecked Sendable {
-    // @unchecked: a feed runs on one thread; the interpreter outlives its paywall.
-    unowned let run: FeedInterpreter
+    // @unchecked: a feed runs on one thread; the recorder outlives the paywall.
+    unowned let recorder: FeedRecorder
     let user: String
 
-    init(run: FeedInterpreter, user: String) {
-        self.run = run
+    init(recorder: FeedRecorder, user: String) {
+        self.recorder = recorder
         self.user = user
     }
 
     func write(_ entry: SessionEntry) {
         guard case .callback(let event) = entry.fact else { return }
-        run.loggedPaywall(event, user: user, placement: entry.source?.id, time: entry.time)
+        recorder.loggedPaywall(event, user: user, placement: entry.source?.id, time: entry.time)
     }
 }

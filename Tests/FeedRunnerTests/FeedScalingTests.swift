@@ -13,8 +13,8 @@ struct FeedScalingTests {
         let result = try interpreter.run(.text(text))
         #expect(result.passed, "\(String(describing: result.failure))")
         // The run tracked more transactions than the least number the pass looks through, so the pass ran.
-        #expect(interpreter.trackedVisited > FeedInterpreter.forgetFloor)
-        #expect(interpreter.trackedVisited <= 4 * result.steps)
+        #expect(interpreter.world.trackedVisited > FeedWorld.forgetFloor)
+        #expect(interpreter.world.trackedVisited <= 4 * result.steps)
     }
 }
 

@@ -1,73 +1,13 @@
 import Foundation
-import OpenStoreKit
 import ReceiptKit
 import StoreModels
 import StoreSimulator
 
-extension FeedInterpreter {
-    /// Takes the exceptions StoreKit raised while the app finished a transaction, and notes and logs each one.
-    /// `observer` is the observer that finished it, or `nil` for a `finish` step.
-    func noteExceptions(for transaction: SKPaymentTransaction, on seat: String, by observer: FeedObserver?) {
-        for message in exceptionInbox.take() {
-            let id = transaction.storeIdentifier
-            if users[seat]?.firstException == nil { users[seat]?.firstException = (id, message) }
-            updateTracked(seat: seat, id: id, product: transaction.payment.productIdentifier) {
-                $0.exceptions.append(message)
-            }
-            var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "exception")
-            let user = users[seat]?.queue.account ?? currentUser
-            event.add("user", user)
-            let device = observer?.device ?? (seat == user ? Self.mainDevice : currentDevice)
-            if device != Self.mainDevice { event.add("device", device) }
-            event.add("observer", observer?.name)
-            event.add("handle", handleNames[id])
-            event.add("product", transaction.payment.productIdentifier)
-            event.add("message", message)
-            sink.append(event.line)
-        }
-    }
-
-    /// The queue delegate of a device was asked whether a purchase goes on in a new storefront.
-    func askedToContinue(_ transaction: SKPaymentTransaction, in storefront: String, by delegate: FeedDelegate) {
-        let id = transaction.storeIdentifier
-        updateTracked(
-            seat: Self.seat(delegate.user, delegate.device), id: id, product: transaction.payment.productIdentifier
-        ) { $0.askedToContinue = true }
-        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "shouldContinue")
-        event.add("user", delegate.user)
-        if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
-        event.add("handle", handleNames[id])
-        event.add("product", transaction.payment.productIdentifier)
-        event.add("storefront", storefront)
-        event.add("answer", delegate.answer)
-        sink.append(event.line)
-    }
-
-    /// "once", "twice" or "N times".
-    static func times(_ count: Int) -> String {
-        switch count {
-        case 1: "once"
-        case 2: "twice"
-        default: "\(count) times"
-        }
-    }
-
-    /// The queue delegate of a device was asked whether to show a price-consent sheet.
-    func askedToShowPriceConsent(by delegate: FeedDelegate) {
-        let seat = Self.seat(delegate.user, delegate.device)
-        users[seat]?.priceConsentQuestions += 1
-        var event = EventLine(logging: logs, seq: nextSequence(), time: clock.now, event: "shouldShowPriceConsent")
-        event.add("user", delegate.user)
-        if delegate.device != Self.mainDevice { event.add("device", delegate.device) }
-        event.add("pending", strings: store.pendingPriceConsent(account: delegate.user))
-        event.add("answer", delegate.priceConsentAnswer)
-        sink.append(event.line)
-    }
-
+extension FeedExpectationChecker {
     /// Checks an expectation of what the app observed beyond one transaction's states; returns a failure message,
     /// or nil.
     func checkObservation(_ expectation: FeedStep.Expectation) -> String? {
-        let device = users[currentSeat]
+        let device = world.devices[world.currentSeat]
         switch expectation {
         case .noRevocation(let product):
             let revoked = device?.revoked ?? []
@@ -82,7 +22,7 @@ extension FeedInterpreter {
             return seen == count
                 ? nil : "expected restores to have \(outcome) \(count) times, they \(outcome) \(seen) times"
         case .heardUpdates(let reference, let count):
-            let seen = heard(reference)?.states.count ?? 0
+            let seen = world.heard(reference)?.states.count ?? 0
             return seen == count
                 ? nil : "expected the app to hear \(count) updates for \(reference), it heard \(seen)"
         case .order(let heard):
@@ -90,8 +30,8 @@ extension FeedInterpreter {
         case .original(let reference, let original):
             return checkOriginal(reference, original)
         case .exception(let reference, let state):
-            guard resolve(reference) != nil else { return "no transaction \(reference) was seen" }
-            let raised = heard(reference)?.exceptions ?? []
+            guard world.resolve(reference) != nil else { return "no transaction \(reference) was seen" }
+            let raised = world.heard(reference)?.exceptions ?? []
             let wanted = state.map { "Cannot finish a \($0.name) transaction" }
             guard raised.contains(where: { wanted == nil || $0 == wanted }) else {
                 let what = state.map { "while it was \($0.name) " } ?? ""
@@ -103,13 +43,14 @@ extension FeedInterpreter {
         case .noException:
             guard let first = device?.firstException else { return nil }
             let name =
-                handleNames[first.id] ?? tracked[TrackedKey(seat: currentSeat, id: first.id)]?.product
+                world.handleNames[first.id] ?? world.tracked[
+                    FeedWorld.TrackedKey(seat: world.currentSeat, id: first.id)]?.product
                 ?? String(first.id)
             return "expected no exception; finishing \(name) raised \"\(first.message)\""
         case .paid(let reference, let amount):
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            let restored = heard(reference)?.states.contains(.restored) == true
-            guard let charged = store.amountCharged(forTransaction: id) ?? (restored ? 0 : nil) else {
+            guard let id = world.resolve(reference) else { return "no transaction \(reference) was seen" }
+            let restored = world.heard(reference)?.states.contains(.restored) == true
+            guard let charged = world.store.amountCharged(forTransaction: id) ?? (restored ? 0 : nil) else {
                 return "\(reference) is not in the store's history, so nothing was charged for it"
             }
             return charged == amount ? nil : "expected \(reference) to have cost \(amount), it cost \(charged)"
@@ -118,8 +59,8 @@ extension FeedInterpreter {
         case .receiptEntryField(let product, let index, let field, let value):
             return checkReceiptField(.product(product), index, field, value)
         case .delegateAsked(let reference, let expected):
-            guard resolve(reference) != nil else { return "no transaction \(reference) was seen" }
-            let asked = heard(reference)?.askedToContinue == true
+            guard world.resolve(reference) != nil else { return "no transaction \(reference) was seen" }
+            let asked = world.heard(reference)?.askedToContinue == true
             return asked == expected
                 ? nil
                 : expected
@@ -130,9 +71,9 @@ extension FeedInterpreter {
             return asked == expected
                 ? nil
                 : expected
-                    ? "expected the delegate of \(currentSeatDescription) asked whether to show a price-consent sheet; "
+                    ? "expected the delegate of \(world.currentSeatDescription) asked whether to show a price-consent sheet; "
                         + "it was not asked since the app started"
-                    : "expected the delegate of \(currentSeatDescription) not asked whether to show a price-consent "
+                    : "expected the delegate of \(world.currentSeatDescription) not asked whether to show a price-consent "
                         + "sheet; it was asked \(Self.times(device?.priceConsentQuestions ?? 0)) since the app "
                         + "started"
         default:
@@ -145,7 +86,7 @@ extension FeedInterpreter {
         var after = 0
         var previous: FeedStep.HeardState?
         for item in expected {
-            guard let transaction = heard(item.reference) else {
+            guard let transaction = world.heard(item.reference) else {
                 return "no transaction \(item.reference) was seen"
             }
             let positions = transaction.heard.filter { $0.state == item.state }.map(\.at)
@@ -165,7 +106,7 @@ extension FeedInterpreter {
 
     /// `expect original`: the transaction has its own identifier, and its `original` is the other transaction.
     private func checkOriginal(_ reference: FeedStep.Reference, _ original: FeedStep.Reference) -> String? {
-        guard let transaction = heard(reference) else {
+        guard let transaction = world.heard(reference) else {
             return "no transaction \(reference) was seen"
         }
         guard let expected = transactionIdentifier(original) else {
@@ -186,8 +127,8 @@ extension FeedInterpreter {
 
     /// The transaction identifier the app heard for a transaction (for one it has not heard yet, the store's).
     private func transactionIdentifier(_ reference: FeedStep.Reference) -> String? {
-        guard let id = resolve(reference) else { return nil }
-        return heard(reference)?.transactionID ?? String(id)
+        guard let id = world.resolve(reference) else { return nil }
+        return world.heard(reference)?.transactionID ?? String(id)
     }
 
     /// `expect receipt REF FIELD VALUE`, on the receipt's JSON as ReceiptKit writes it.
@@ -224,8 +165,8 @@ extension FeedInterpreter {
             else { return "the receipt lists no \(product)" }
             entry = latest
         case .handle:
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
-            let transaction = heard(reference)
+            guard let id = world.resolve(reference) else { return "no transaction \(reference) was seen" }
+            let transaction = world.heard(reference)
             let candidates = [transaction?.transactionID ?? String(id), transaction?.originalID].compactMap { $0 }
             guard let found = candidates.lazy.compactMap({ id in entries.first { $0["transaction_id"] == id } }).first
             else { return "the receipt lists no entry for \(reference) (transaction \(candidates[0]))" }

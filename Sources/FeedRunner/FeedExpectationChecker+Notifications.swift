@@ -1,50 +1,20 @@
 import Foundation
 
-extension FeedInterpreter {
-    /// How long a feed waits for the server to have attempted every notification made so far.
-    static let notificationWait: Double = 60
-
-    /// Starts the server of a served run; refuses a feed that expects notifications without one.
-    func startServing(_ firstNotificationExpectation: (line: Int, column: Int)?) throws(FeedError) {
-        guard let server else {
-            guard let (line, column) = firstNotificationExpectation else { return }
-            throw FeedError(
-                .needsServer, file: file, line: line, column: column,
-                "notifications are sent only while the store is served",
-                hint: "run the feed with --serve (openstorekit run FEED --serve, in a build with --traits Server)")
-        }
-        if let failure = server.start(serving: store) {
-            throw FeedError(
-                .serverUnavailable, file: file, line: 0, column: 0, failure,
-                hint: "choose another --port (0 lets the system pick one), or free the one given")
-        }
-    }
-
-    /// The server's notifications once every one made so far was attempted, each not yet in the event log written to
-    /// it; nil when the wait timed out.
-    func settledNotifications() -> [FeedNotification]? {
-        guard let server, let notifications = server.notifications(within: Self.notificationWait) else { return nil }
-        while notificationsLogged < notifications.count {
-            log(notifications[notificationsLogged])
-            notificationsLogged += 1
-        }
-        return notifications
-    }
-
+extension FeedExpectationChecker {
     /// Waits for the last notifications at the end of a served run; returns a failure message if they were not all
     /// attempted in time.
     func notificationsSettled() -> String? {
-        settledNotifications() == nil ? timedOut : nil
+        recorder.settledNotifications() == nil ? timedOut : nil
     }
 
     private var timedOut: String {
-        "the server had not attempted every notification after \(Int(Self.notificationWait)) seconds "
+        "the server had not attempted every notification after \(Int(FeedRecorder.notificationWait)) seconds "
             + "(a receiver that does not answer costs 10 seconds an attempt)"
     }
 
     /// Checks an `expect notification`, `expect notifications` or `expect no notification`.
     func checkNotification(_ expectation: FeedStep.NotificationExpectation) -> String? {
-        guard let notifications = settledNotifications() else { return timedOut }
+        guard let notifications = recorder.settledNotifications() else { return timedOut }
         let unmatched = notifications[min(notificationsMatched, notifications.count)...]
         switch expectation {
         case .count(let count):
@@ -86,7 +56,7 @@ extension FeedInterpreter {
                 ? "it has the subtype \(notification.subtype ?? "")" : "another type"
         }
         if let reference = pattern.reference {
-            guard let id = resolve(reference) else { return "no transaction \(reference) was seen" }
+            guard let id = world.resolve(reference) else { return "no transaction \(reference) was seen" }
             guard notification.transactionID == id || notification.originalTransactionID == id else {
                 return "it carries transaction \(notification.transactionID.map { String($0) } ?? "none"), "
                     + "not \(reference) (\(id))"
@@ -113,23 +83,5 @@ extension FeedInterpreter {
         guard !notifications.isEmpty else { return "" }
         let shown = notifications.prefix(5).map(\.summary).joined(separator: ", ")
         return prefix + shown + (notifications.count > 5 ? " and \(notifications.count - 5) more" : "")
-    }
-
-    /// Writes a notification to the event log, at its signed date.
-    private func log(_ notification: FeedNotification) {
-        var event = EventLine(
-            logging: logs,
-            seq: nextSequence(), time: Date(timeIntervalSince1970: Double(notification.signedDate) / 1000),
-            event: "notification")
-        event.add("type", notification.type)
-        event.add("subtype", notification.subtype)
-        event.add("product", notification.productID)
-        event.add("id", notification.transactionID.map { String($0) })
-        event.add("original", notification.originalTransactionID.map { String($0) })
-        if let status = notification.status { event.add("status", status) }
-        event.add("verified", notification.verificationFailure == nil)
-        if let failure = notification.verificationFailure { event.add("verificationFailure", failure) }
-        event.add("accepted", notification.accepted)
-        sink.append(event.line)
     }
 }

@@ -1,0 +1,53 @@
+import OpenStoreKit2
+
+extension FeedExpectationChecker {
+    /// Checks an `expect sk2` expectation; returns a failure message, or nil.
+    func checkStoreKit2(_ expectation: FeedStep.StoreKit2Expectation) -> String? {
+        guard let driver = world.currentStoreKit2Driver() else {
+            return "\(world.currentSeatDescription) has no device"
+        }
+        switch expectation {
+        case .result(let reference, let expected):
+            let result: String
+            switch reference {
+            case .handle(let name): result = world.storeKit2.purchases[name]?.result ?? "none"
+            case .product:
+                result = world.storeKit2.transaction(reference, seat: world.currentSeat) == nil ? "none" : "success"
+            }
+            return result == expected ? nil : "expected the purchase \(reference) \(expected), it was \(result)"
+        case .updates(let expected):
+            let heard = world.storeKit2.heard[world.currentSeat] ?? []
+            return heard == expected
+                ? nil : "expected updates [\(expected.joined(separator: " "))], heard [\(heard.joined(separator: " "))]"
+        case .entitlements(let expected):
+            let products = driver.currentEntitlements().map(\.unsafePayloadValue.productID)
+            return products == expected
+                ? nil
+                : "expected entitlements [\(expected.joined(separator: " "))], found [\(products.joined(separator: " "))]"
+        case .status(let group, let expected):
+            let state = driver.statuses(groupID: group).first.map { Self.name(of: $0.state) } ?? "none"
+            return state == expected ? nil : "expected \(group) \(expected), it is \(state)"
+        case .verified(let reference, let expected):
+            guard let (_, verified) = world.storeKit2.transaction(reference, seat: world.currentSeat) else {
+                return "no StoreKit 2 transaction for \(reference) yet"
+            }
+            return verified == expected
+                ? nil
+                : "expected \(reference) \(expected ? "verified" : "unverified"), it is \(verified ? "verified" : "unverified")"
+        case .unfinished(let expected):
+            let count = driver.unfinished().count
+            return count == expected ? nil : "expected \(expected) unfinished StoreKit 2 transactions, found \(count)"
+        }
+    }
+
+    private static func name(of state: Product.SubscriptionInfo.RenewalState) -> String {
+        switch state {
+        case .subscribed: "subscribed"
+        case .expired: "expired"
+        case .inBillingRetryPeriod: "billing-retry"
+        case .inGracePeriod: "grace-period"
+        case .revoked: "revoked"
+        default: "unknown"
+        }
+    }
+}
