@@ -50,6 +50,9 @@ public struct AppTransaction: Equatable, Hashable, Sendable, SignedPayload {
     /// The payload as JSON, with Apple's keys.
     public var jsonRepresentation: Data { signed.payloadData }
 
+    /// The environment's name (use ``environment``).
+    public var environmentStringRepresentation: String { environment.rawValue }
+
     /// The bound store's signed app transaction (``StoreKitEnvironment``).
     ///
     /// - Throws: ``StoreKitError`` when a test simulates a failure (`.appTransaction`).

@@ -25,6 +25,8 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
     public let subscription: Product.SubscriptionInfo?
     /// The ISO 4217 code of the price's currency.
     let currencyCode: String
+    /// The storefront's locale, which prices and subscription period units are written for.
+    let priceLocaleIdentifier: String
     /// Where the product came from.
     let client: StoreKitClient
 
@@ -35,6 +37,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         displayName = localization?.displayName ?? definition.referenceName
         description = localization?.description ?? ""
         price = definition.price
+        priceLocaleIdentifier = storefront.priceLocaleIdentifier
         let priceLocale = Locale(identifier: storefront.priceLocaleIdentifier)
         let code = priceLocale.currency?.identifier ?? "USD"
         currencyCode = code

@@ -98,6 +98,9 @@ extension Product.SubscriptionInfo {
         /// The payload as JSON, with Apple's keys.
         public var jsonRepresentation: Data { signed.payloadData }
 
+        /// The environment's name (use ``environment``).
+        public var environmentStringRepresentation: String { environment.rawValue }
+
         /// A description for debugging: the payload.
         public var debugDescription: String { String(decoding: signed.payloadData, as: UTF8.self) }
     }
