@@ -119,4 +119,10 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
     public var currentEntitlement: VerificationResult<Transaction>? {
         get async { await client.currentEntitlement(for: id) }
     }
+
+    /// The transactions that entitle the customer to the product now (``Transaction/currentEntitlements(for:)``):
+    /// at most one for a product of this store. The spelling of iOS 18.4 and later for ``currentEntitlement``.
+    public var currentEntitlements: Transaction.Transactions {
+        Transaction.currentEntitlements(for: id, client: client)
+    }
 }
