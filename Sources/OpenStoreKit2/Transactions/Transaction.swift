@@ -84,12 +84,9 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
         isUpgraded = payload.isUpgraded ?? false
         offerType = payload.offerType.map { OfferType(rawValue: $0.rawValue) }
         offerID = payload.offerIdentifier
-        offer = offerType.map {
-            Offer(
-                id: payload.offerIdentifier, type: $0,
-                paymentMode: payload.offerDiscountType.map { Offer.PaymentMode(rawValue: $0.rawValue) },
-                period: payload.offerPeriod.flatMap { Product.SubscriptionPeriod(iso8601: $0) })
-        }
+        offer = Offer(
+            type: payload.offerType, id: payload.offerIdentifier, discountType: payload.offerDiscountType,
+            period: payload.offerPeriod)
         revocationDate = payload.revocationDate?.date
         revocationReason = payload.revocationReason.map { RevocationReason(rawValue: $0.rawValue) }
         productType = Product.ProductType(rawValue: payload.type?.rawValue ?? "")
