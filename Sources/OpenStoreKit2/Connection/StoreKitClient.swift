@@ -20,6 +20,8 @@ final class StoreKitClient: Sendable {
     struct State {
         /// Purchases waiting for the store's decision, by device transaction identifier.
         var waiters: [UInt64: PurchaseWaiter] = [:]
+        /// The `onStorefrontChange` closures of purchases still in progress, by device transaction identifier.
+        var storefrontHandlers: [UInt64: StorefrontChangeHandler] = [:]
         /// Updates heard while no listener was alive, for the next one.
         var backlog: [VerificationResult<Transaction>] = []
         /// The listeners, held weakly: a listener ends with its iterator.
@@ -105,6 +107,7 @@ final class StoreKitClient: Sendable {
         }
         let step = state.withLock { state -> Step in
             if transaction.state != .purchasing, let waiter = state.waiters.removeValue(forKey: transaction.id) {
+                state.storefrontHandlers[transaction.id] = nil
                 if transaction.state == .purchased, let recordID = transaction.recordID {
                     state.announced.insert(recordID)
                 }
@@ -229,7 +232,11 @@ final class StoreKitClient: Sendable {
 
     func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
         try controls.check(.purchase)
-        let (id, waiter) = start(try Self.request(for: product, options: options))
+        let handler = options.lazy.compactMap { option -> StorefrontChangeHandler? in
+            if case .onStorefrontChange(let handler) = option.kind { return handler }
+            return nil
+        }.first
+        let (id, waiter) = start(try Self.request(for: product, options: options), storefrontHandler: handler)
         await store.idle()
         let decision = await waiter.decision()
         let result = Result { try outcome(of: decision, id: id) }
@@ -239,10 +246,23 @@ final class StoreKitClient: Sendable {
 
     /// Adds a payment to the device's queue (the store reports and decides it on its lane); the waiter gets the
     /// decision.
-    func start(_ request: PaymentRequest) -> (UInt64, PurchaseWaiter) {
+    func start(_ request: PaymentRequest, storefrontHandler: StorefrontChangeHandler? = nil) -> (UInt64, PurchaseWaiter)
+    {
         let waiter = PurchaseWaiter()
-        let id = link.submit(request) { id in state.withLock { $0.waiters[id] = waiter } }
+        let id = link.submit(request) { id in
+            state.withLock {
+                $0.waiters[id] = waiter
+                if let storefrontHandler { $0.storefrontHandlers[id] = storefrontHandler }
+            }
+        }
         return (id, waiter)
+    }
+
+    /// Whether a purchase in progress goes on in a storefront that changed: its `onStorefrontChange` closure's
+    /// answer, or yes without one (asked by the store on its lane).
+    func shouldContinue(_ transaction: DeviceTransaction, in storefront: StoreModels.Storefront) -> Bool {
+        guard let handler = state.withLock({ $0.storefrontHandlers[transaction.id] }) else { return true }
+        return handler.shouldContinuePurchase(Storefront(storefront))
     }
 
     /// What a decided purchase comes to: the record the decision brought, signed by the store and verified once; a
@@ -281,7 +301,7 @@ final class StoreKitClient: Sendable {
                     offerID: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
             case .simulatesAskToBuy(let value): askToBuy = value
-            case .custom: break
+            case .custom, .onStorefrontChange: break
             }
         }
         guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }
