@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "AgreementTests",
             dependencies: [
-                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "OpenStoreKit", "OpenStoreKit2",
+                "StoreSimulator", "StoreModels", "ReceiptKit", "OpenStoreKit", "OpenStoreKit2",
                 "Purchases", .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),

@@ -310,6 +310,21 @@ public final class SKTestSession: NSObject, Sendable {
         try perform(.buyProduct(productID: productIdentifier))
     }
 
+    /// Starts a purchase in the App Store for the app to complete, as a customer who taps a promoted in-app purchase
+    /// on the product page: StoreKit 2 emits a `PurchaseIntent` on `PurchaseIntent.intents`, and StoreKit 1 asks
+    /// its observers `paymentQueue(_:shouldAddStorePayment:for:)`. Nothing is bought until the app completes it.
+    /// (Xcode sends intents from a URL; this is the project's way for a test. See docs/decisions.md.)
+    ///
+    /// - Parameters:
+    ///   - productIdentifier: The product.
+    ///   - offerIdentifier: A promotional offer of the subscription to apply, or `nil`.
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier`, or `invalidAction` for an offer the product lacks.
+    public func sendPurchaseIntent(productIdentifier: String, offerIdentifier: String? = nil) throws(SKTestError) {
+        try Self.run { () throws(StoreSimulatorError) in
+            try store.sendPurchaseIntent(productID: productIdentifier, offerID: offerIdentifier)
+        }
+    }
+
     /// Refunds a transaction now: it gets a cancellation date, a subscription ends, and payment queues hear
     /// `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)` for a non-consumable or subscription.
     ///

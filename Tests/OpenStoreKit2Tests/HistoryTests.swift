@@ -140,6 +140,9 @@ struct HistoryTests {
             let appTransaction = try shared.payloadValue
             #expect(appTransaction.bundleID == store.app.bundleIdentifier)
             #expect(appTransaction.appVersion == store.app.applicationVersion)
+            #expect(appTransaction.originalPlatform == .iOS)
+            #expect(appTransaction.originalPlatformStringRepresentation == "iOS")
+            #expect(appTransaction.environmentStringRepresentation == "Sandbox")
         }
     }
 

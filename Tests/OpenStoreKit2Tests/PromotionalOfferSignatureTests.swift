@@ -29,7 +29,9 @@ struct PromotionalOfferSignatureTests {
 
     static func millis(_ store: SimulatedStore) -> Int { Int(store.now.timeIntervalSince1970 * 1000) }
 
-    @Test("An offer signed with the test key buys end to end; the transaction carries the offer")
+    @Test(
+        "An offer signed with the test key buys end to end; the transaction and the renewal info carry the offer"
+    )
     func validSignature() async throws {
         let store = try await Self.eligibleStore()
         let signer = PromotionalOfferSigner.test(appBundleID: store.app.bundleIdentifier)
@@ -43,6 +45,18 @@ struct PromotionalOfferSignatureTests {
             #expect(transaction.offer?.type == .promotional)
             #expect(transaction.offer?.id == Self.offerID)
             #expect(transaction.appAccountToken == token)
+            // Three months at 1.99: the next renewal is still in the offer, and renewal info says so.
+            let status = try #require(await transaction.subscriptionStatus)
+            let renewal = try status.renewalInfo.payloadValue
+            #expect(renewal.offer?.type == .promotional)
+            #expect(renewal.offer?.id == Self.offerID)
+            #expect(renewal.offer?.paymentMode == .payAsYouGo)
+            #expect(renewal.offer?.period.map(String.init(reflecting:)) == "3 months")
+            #expect(renewal.renewalPrice == Decimal(string: "1.99"))
+            #expect(renewal.currency == Locale.Currency("USD"))
+            #expect(renewal.appAccountToken == token)
+            #expect(renewal.appTransactionID == transaction.appTransactionID)
+            #expect(!renewal.appTransactionID.isEmpty)
         }
     }
 

@@ -38,7 +38,7 @@ struct TestSessionStoreKit2Tests {
         }
     }
 
-    @Test("Per-product queries: all(for:), currentEntitlements(for:), latestTransaction and currentEntitlement")
+    @Test("Per-product queries: all(for:), currentEntitlements(for:), and a product's latest and current transactions")
     func perProduct() async throws {
         let store = SimulatedStore(lane: .manual)
         try await StoreKitEnvironment.withStore(store) {
@@ -52,6 +52,11 @@ struct TestSessionStoreKit2Tests {
                     == [bought.id])
             #expect(await pro.latestTransaction?.unsafePayloadValue.id == bought.id)
             #expect(await pro.currentEntitlement?.unsafePayloadValue.id == bought.id)
+            #expect(await collect(pro.currentEntitlements).map(\.unsafePayloadValue.id) == [bought.id])
+            let monthly = try await product("com.example.premium.monthly")
+            try store.refund(bought.id)
+            #expect(await collect(pro.currentEntitlements).isEmpty)
+            #expect(await collect(monthly.currentEntitlements).count == 1)
             #expect(AppStore.canMakePayments)
             #expect(AppStore.deviceVerificationID == UUID(uuidString: SKPaymentQueue.defaultDeviceID))
             try await AppStore.sync()

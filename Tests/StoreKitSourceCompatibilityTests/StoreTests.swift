@@ -19,7 +19,8 @@ struct StoreTests {
     ]
 
     /// The project's `Examples/Default.storekit`.
-    static let configuration = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    nonisolated static let configuration = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Default.storekit")
 
     /// A session over a store of this test's own, whose callbacks run on a queue of their own.

@@ -31,4 +31,9 @@ public enum DeviceEvent: Sendable, Hashable {
     /// Price increases of these subscription products wait for the customer's consent: the app, if it has an
     /// observer, may show the price-consent sheet (``SimulatedStore/showPriceConsent(account:)``).
     case priceConsentNeeded([String])
+    /// The customer started a purchase of the product outside the app, in the App Store (a promoted in-app purchase,
+    /// or an offer redeemed there), for the app to complete (``SimulatedStore/sendPurchaseIntent(productID:offerID:account:)``):
+    /// StoreKit 1 asks its observers `paymentQueue(_:shouldAddStorePayment:for:)`, StoreKit 2 emits a
+    /// `PurchaseIntent`.
+    case purchaseIntent(productID: String, offerID: String?)
 }

@@ -18,6 +18,17 @@ extension Product {
             public static let promotional = OfferType(rawValue: "promotional")
             /// For customers who left.
             public static let winBack = OfferType(rawValue: "winBack")
+
+            /// The kind's name for people, in English: `Introductory Offer`, `Promotional Offer` or
+            /// `Win-Back Offer`, as App Store Connect names them; the raw value for another kind.
+            public var localizedDescription: String {
+                switch self {
+                case .introductory: "Introductory Offer"
+                case .promotional: "Promotional Offer"
+                case .winBack: "Win-Back Offer"
+                default: rawValue
+                }
+            }
         }
 
         /// How an offer is paid.
@@ -34,6 +45,17 @@ extension Product {
             public static let payUpFront = PaymentMode(rawValue: "payUpFront")
             /// Free.
             public static let freeTrial = PaymentMode(rawValue: "freeTrial")
+
+            /// The mode's name for people, in English: `Pay As You Go`, `Pay Up Front` or `Free Trial`, as App Store
+            /// Connect names them; the raw value for another mode.
+            public var localizedDescription: String {
+                switch self {
+                case .payAsYouGo: "Pay As You Go"
+                case .payUpFront: "Pay Up Front"
+                case .freeTrial: "Free Trial"
+                default: rawValue
+                }
+            }
         }
 
         /// The offer's identifier; `nil` for an introductory offer.

@@ -254,7 +254,24 @@ public final class SKPaymentQueue: NSObject, @unchecked Sendable {
             // Only an app that is running (it added an observer) hears of it; one that is not is asked at its launch.
             guard !observers.isEmpty else { return }
             askToShowPriceConsent()
+        case .purchaseIntent(let productID, _):
+            askToAddStorePayment(productID, observers: observers)
         }
+    }
+
+    /// Asks each observer whether to add the payment of a purchase the customer started in the App Store, and adds
+    /// it once if one says yes (`paymentQueue(_:shouldAddStorePayment:for:)`).
+    private func askToAddStorePayment(_ productID: String, observers: Observers) {
+        guard !observers.isEmpty else { return }
+        let settings = store.settings
+        guard let definition = store.catalog.product(productID) else { return }
+        let product = SKProduct(definition, localeIdentifier: settings.locale, storefront: settings.storefront)
+        let payment = SKPayment(product: product)
+        var accepted = false
+        observers.callEach { observer in
+            if observer.paymentQueue(self, shouldAddStorePayment: payment, for: product) { accepted = true }
+        }
+        if accepted { add(payment) }
     }
 
     /// Asks the delegate whether to show the price-consent sheet now (yes without one), and shows it if so.

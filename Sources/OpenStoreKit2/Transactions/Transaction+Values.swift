@@ -1,3 +1,5 @@
+import ReceiptKit
+
 extension Transaction {
     /// Why a transaction was refunded or revoked.
     public struct RevocationReason: RawRepresentable, Equatable, Hashable, Sendable {
@@ -87,5 +89,19 @@ extension Transaction {
         public let paymentMode: Transaction.Offer.PaymentMode?
         /// The length of the offer.
         public let period: Product.SubscriptionPeriod?
+    }
+}
+
+extension Transaction.Offer {
+    /// The offer a signed transaction or renewal info names, or `nil` when it names none.
+    init?(
+        type: JWSTransaction.OfferType?, id: String?, discountType: JWSTransaction.OfferDiscountType?,
+        period: String?
+    ) {
+        guard let type else { return nil }
+        self.init(
+            id: id, type: Transaction.OfferType(rawValue: type.rawValue),
+            paymentMode: discountType.map { PaymentMode(rawValue: $0.rawValue) },
+            period: period.flatMap { Product.SubscriptionPeriod(iso8601: $0) })
     }
 }

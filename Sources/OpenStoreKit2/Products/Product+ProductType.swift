@@ -21,6 +21,18 @@ extension Product {
         /// A subscription that renews until cancelled.
         public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
 
+        /// The type's name for people, in English: `Consumable`, `Non-Consumable`, `Non-Renewing Subscription` or
+        /// `Auto-Renewable Subscription`, as App Store Connect names them.
+        public var localizedDescription: String {
+            switch self {
+            case .consumable: "Consumable"
+            case .nonConsumable: "Non-Consumable"
+            case .nonRenewable: "Non-Renewing Subscription"
+            case .autoRenewable: "Auto-Renewable Subscription"
+            default: rawValue
+            }
+        }
+
         init(_ type: StoreModels.ProductType) {
             switch type {
             case .consumable: self = .consumable

@@ -66,6 +66,17 @@ public enum VerificationResult<SignedType> {
 }
 
 extension VerificationResult: Sendable where SignedType: Sendable {}
+
+extension VerificationResult: CustomDebugStringConvertible {
+    /// The result for debugging: `verified(` or `unverified(` with the payload's debug description, and the reason
+    /// it failed.
+    public var debugDescription: String {
+        switch self {
+        case .verified(let value): "verified(\(String(reflecting: value)))"
+        case .unverified(let value, let error): "unverified(\(String(reflecting: value)), \(error))"
+        }
+    }
+}
 extension VerificationResult: Equatable where SignedType: Equatable {}
 extension VerificationResult: Hashable where SignedType: Hashable {}
 

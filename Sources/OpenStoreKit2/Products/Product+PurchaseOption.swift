@@ -9,6 +9,7 @@ extension Product {
             case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
             case simulatesAskToBuy(Bool)
             case custom(key: String, value: String)
+            case onStorefrontChange(StorefrontChangeHandler)
         }
 
         let kind: Kind
@@ -52,6 +53,18 @@ extension Product {
             PurchaseOption(
                 .promotionalOffer(
                     offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// Decides whether the purchase goes on when the device's App Store storefront changes while it is in
+        /// progress: the store calls `shouldContinuePurchase` with the new storefront, and a purchase it stops fails
+        /// with ``Product/PurchaseError/productUnavailable``. Without this option the purchase goes on.
+        ///
+        /// - Parameter shouldContinuePurchase: Whether to go on in the new storefront.
+        @preconcurrency
+        public static func onStorefrontChange(
+            shouldContinuePurchase: @escaping @Sendable (Storefront) -> Bool
+        ) -> PurchaseOption {
+            PurchaseOption(.onStorefrontChange(StorefrontChangeHandler(shouldContinuePurchase)))
         }
 
         /// Asks a parent to approve the purchase (in testing): the purchase comes back `.pending`.

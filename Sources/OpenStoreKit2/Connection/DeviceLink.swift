@@ -61,4 +61,11 @@ final class DeviceLink: DeviceListener, @unchecked Sendable {
     ) {
         client?.handleUpdate(transaction, record: record)
     }
+
+    func connection(
+        _ connection: DeviceConnection, shouldContinue transaction: DeviceTransaction,
+        in storefront: StoreModels.Storefront
+    ) -> Bool {
+        client?.shouldContinue(transaction, in: storefront) ?? true
+    }
 }

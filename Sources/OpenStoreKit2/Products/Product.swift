@@ -25,6 +25,8 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
     public let subscription: Product.SubscriptionInfo?
     /// The ISO 4217 code of the price's currency.
     let currencyCode: String
+    /// The storefront's locale, which prices and subscription period units are written for.
+    let priceLocaleIdentifier: String
     /// Where the product came from.
     let client: StoreKitClient
 
@@ -35,6 +37,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         displayName = localization?.displayName ?? definition.referenceName
         description = localization?.description ?? ""
         price = definition.price
+        priceLocaleIdentifier = storefront.priceLocaleIdentifier
         let priceLocale = Locale(identifier: storefront.priceLocaleIdentifier)
         let code = priceLocale.currency?.identifier ?? "USD"
         currencyCode = code
@@ -115,5 +118,11 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
     /// The transaction that entitles the customer to the product now (``Transaction/currentEntitlement(for:)``).
     public var currentEntitlement: VerificationResult<Transaction>? {
         get async { await client.currentEntitlement(for: id) }
+    }
+
+    /// The transactions that entitle the customer to the product now (``Transaction/currentEntitlements(for:)``):
+    /// at most one for a product of this store. The spelling of iOS 18.4 and later for ``currentEntitlement``.
+    public var currentEntitlements: Transaction.Transactions {
+        Transaction.currentEntitlements(for: id, client: client)
     }
 }

@@ -55,6 +55,18 @@ extension Product.SubscriptionInfo {
         public let offerID: String?
         /// The kind of that offer.
         public let offerType: Transaction.OfferType?
+        /// The offer that applies at the next renewal: its kind, identifier, payment mode and period (iOS 18); `nil`
+        /// when none does.
+        public let offer: Transaction.Offer?
+        /// The app account token of the subscription's latest purchase, if it had one (iOS 18.4).
+        public let appAccountToken: UUID?
+        /// The identifier of the app's download transaction (back-deployed).
+        public let appTransactionID: String
+        /// The price of the next renewal in units of ``currency`` (the offer's price while an offer applies; zero for
+        /// a free trial); `nil` when the store does not say (iOS 18).
+        public let renewalPrice: Decimal?
+        /// The currency of ``renewalPrice`` (iOS 18).
+        public let currency: Locale.Currency?
         /// The environment that signed it.
         public let environment: AppStore.Environment
         /// When the current run of uninterrupted periods started.
@@ -86,6 +98,13 @@ extension Product.SubscriptionInfo {
             gracePeriodExpirationDate = payload.gracePeriodExpiresDate?.date
             offerID = payload.offerIdentifier
             offerType = payload.offerType.map { Transaction.OfferType(rawValue: $0.rawValue) }
+            offer = Transaction.Offer(
+                type: payload.offerType, id: payload.offerIdentifier, discountType: payload.offerDiscountType,
+                period: payload.offerPeriod)
+            appAccountToken = payload.appAccountToken.flatMap { UUID(uuidString: $0) }
+            appTransactionID = payload.appTransactionId ?? ""
+            renewalPrice = payload.renewalPrice.map(Transaction.units(fromMilliUnits:))
+            currency = payload.currency.map { Locale.Currency($0) }
             environment = AppStore.Environment(rawValue: payload.environment?.rawValue ?? "")
             recentSubscriptionStartDate = payload.recentSubscriptionStartDate?.date ?? Date(timeIntervalSince1970: 0)
             renewalDate = payload.renewalDate?.date
@@ -97,6 +116,9 @@ extension Product.SubscriptionInfo {
 
         /// The payload as JSON, with Apple's keys.
         public var jsonRepresentation: Data { signed.payloadData }
+
+        /// The environment's name (use ``environment``).
+        public var environmentStringRepresentation: String { environment.rawValue }
 
         /// A description for debugging: the payload.
         public var debugDescription: String { String(decoding: signed.payloadData, as: UTF8.self) }

@@ -27,6 +27,8 @@ public struct AppTransaction: Equatable, Hashable, Sendable, SignedPayload {
     public let deviceVerificationNonce: UUID
     /// When the App Store signed it.
     public let signedDate: Date
+    /// The platform the customer first bought the app on (iOS 18.4); the simulated store sells on iOS.
+    public let originalPlatform: AppStore.Platform
     /// The JWS it was decoded from.
     public let signed: SignedJWS
 
@@ -40,6 +42,7 @@ public struct AppTransaction: Equatable, Hashable, Sendable, SignedPayload {
         originalPurchaseDate = payload.originalPurchaseDate?.date ?? Date(timeIntervalSince1970: 0)
         preorderDate = payload.preorderDate?.date
         appTransactionID = payload.appTransactionId ?? ""
+        originalPlatform = AppStore.Platform(rawValue: payload.originalPlatform ?? AppStore.Platform.iOS.rawValue)
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
         deviceVerificationNonce =
             payload.deviceVerificationNonce.flatMap { UUID(uuidString: $0) } ?? UUID(uuid: UUID.null)
@@ -49,6 +52,12 @@ public struct AppTransaction: Equatable, Hashable, Sendable, SignedPayload {
 
     /// The payload as JSON, with Apple's keys.
     public var jsonRepresentation: Data { signed.payloadData }
+
+    /// The environment's name (use ``environment``).
+    public var environmentStringRepresentation: String { environment.rawValue }
+
+    /// The platform's name (use ``originalPlatform``).
+    public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
 
     /// The bound store's signed app transaction (``StoreKitEnvironment``).
     ///

@@ -20,21 +20,28 @@ final class StoreKitClient: Sendable {
     struct State {
         /// Purchases waiting for the store's decision, by device transaction identifier.
         var waiters: [UInt64: PurchaseWaiter] = [:]
+        /// The `onStorefrontChange` closures of purchases still in progress, by device transaction identifier.
+        var storefrontHandlers: [UInt64: StorefrontChangeHandler] = [:]
         /// Updates heard while no listener was alive, for the next one.
         var backlog: [VerificationResult<Transaction>] = []
         /// The listeners, held weakly: a listener ends with its iterator.
-        var listeners: [WeakListener] = []
+        var listeners: [WeakListener<VerificationResult<Transaction>>] = []
         /// The records already told as purchased (by `updates` or a purchase's result).
         var announced: Set<UInt64> = []
         /// The records already told as revoked, or revoked before this client started.
         var announcedRevocations: Set<UInt64> = []
         /// The listeners of `Storefront.updates`, held weakly.
-        var storefrontListeners: [WeakStorefrontListener] = []
+        var storefrontListeners: [WeakListener<Storefront>] = []
         /// The listeners of `Product.SubscriptionInfo.Status.updates`, held weakly.
-        var statusListeners: [WeakStatusListener] = []
+        var statusListeners: [WeakListener<Product.SubscriptionInfo.Status>] = []
         /// The store's change observer, added for the first status listener (it makes clock moves stop at each change,
         /// so it is added only when someone listens).
         var changeObserver: ChangeObserverToken?
+        /// The listeners of `PurchaseIntent.intents`, held weakly.
+        var intentListeners: [WeakListener<PurchaseIntent>] = []
+        /// Purchase intents heard while no listener was alive, for the first one (an app launched from the App
+        /// Store hears the intent that launched it once it listens).
+        var intentBacklog: [PurchaseIntent] = []
     }
 
     let state = Mutex(State())
@@ -89,6 +96,8 @@ final class StoreKitClient: Sendable {
                 return state.storefrontListeners.compactMap(\.listener)
             }
             for listener in listeners { listener.receive([Storefront(storefront)]) }
+        case .purchaseIntent(let productID, let offerID):
+            handlePurchaseIntent(productID: productID, offerID: offerID)
         case .removed, .dropped, .restoreFinished, .restoreFailed, .priceConsentNeeded, .entitlementsRevoked:
             break
         }
@@ -105,6 +114,7 @@ final class StoreKitClient: Sendable {
         }
         let step = state.withLock { state -> Step in
             if transaction.state != .purchasing, let waiter = state.waiters.removeValue(forKey: transaction.id) {
+                state.storefrontHandlers[transaction.id] = nil
                 if transaction.state == .purchased, let recordID = transaction.recordID {
                     state.announced.insert(recordID)
                 }
@@ -171,10 +181,41 @@ final class StoreKitClient: Sendable {
         return listener
     }
 
+    /// Adds a listener of `PurchaseIntent.intents`: it hears the intents from now on, after those that waited for
+    /// a listener.
+    func addIntentListener() -> AsyncListener<PurchaseIntent> {
+        let listener = AsyncListener<PurchaseIntent>()
+        let backlog = state.withLock { state -> [PurchaseIntent] in
+            state.intentListeners = state.intentListeners.filter { $0.listener != nil }
+            state.intentListeners.append(WeakListener(listener))
+            defer { state.intentBacklog.removeAll() }
+            return state.intentBacklog
+        }
+        listener.receive(backlog)
+        return listener
+    }
+
+    /// Tells the listeners of `PurchaseIntent.intents` of a purchase the customer started in the App Store, or keeps
+    /// it for the first listener (on the store's lane).
+    private func handlePurchaseIntent(productID: String, offerID: String?) {
+        guard let definition = store.catalog.product(productID) else { return }
+        let settings = store.settings
+        let product = Product(definition, storefront: settings.storefront, locale: settings.locale, client: self)
+        let offer = offerID.flatMap { id in product.subscription?.promotionalOffers.first { $0.id == id } }
+        let intent = PurchaseIntent(product: product, offer: offer)
+        let listeners = state.withLock { state -> [AsyncListener<PurchaseIntent>] in
+            state.intentListeners = state.intentListeners.filter { $0.listener != nil }
+            let live = state.intentListeners.compactMap(\.listener)
+            if live.isEmpty { state.intentBacklog.append(intent) }
+            return live
+        }
+        for listener in listeners { listener.receive([intent]) }
+    }
+
     /// Adds a listener of `Storefront.updates`: it hears the changes from now on.
     func addStorefrontListener() -> AsyncListener<Storefront> {
         let listener = AsyncListener<Storefront>()
-        state.withLock { $0.storefrontListeners.append(WeakStorefrontListener(listener: listener)) }
+        state.withLock { $0.storefrontListeners.append(WeakListener(listener)) }
         return listener
     }
 
@@ -182,7 +223,7 @@ final class StoreKitClient: Sendable {
     func addStatusListener() -> AsyncListener<Product.SubscriptionInfo.Status> {
         let listener = AsyncListener<Product.SubscriptionInfo.Status>()
         let observe = state.withLock { state -> Bool in
-            state.statusListeners.append(WeakStatusListener(listener: listener))
+            state.statusListeners.append(WeakListener(listener))
             return state.changeObserver == nil
         }
         if observe {
@@ -229,7 +270,11 @@ final class StoreKitClient: Sendable {
 
     func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
         try controls.check(.purchase)
-        let (id, waiter) = start(try Self.request(for: product, options: options))
+        let handler = options.lazy.compactMap { option -> StorefrontChangeHandler? in
+            if case .onStorefrontChange(let handler) = option.kind { return handler }
+            return nil
+        }.first
+        let (id, waiter) = start(try Self.request(for: product, options: options), storefrontHandler: handler)
         await store.idle()
         let decision = await waiter.decision()
         let result = Result { try outcome(of: decision, id: id) }
@@ -239,10 +284,23 @@ final class StoreKitClient: Sendable {
 
     /// Adds a payment to the device's queue (the store reports and decides it on its lane); the waiter gets the
     /// decision.
-    func start(_ request: PaymentRequest) -> (UInt64, PurchaseWaiter) {
+    func start(_ request: PaymentRequest, storefrontHandler: StorefrontChangeHandler? = nil) -> (UInt64, PurchaseWaiter)
+    {
         let waiter = PurchaseWaiter()
-        let id = link.submit(request) { id in state.withLock { $0.waiters[id] = waiter } }
+        let id = link.submit(request) { id in
+            state.withLock {
+                $0.waiters[id] = waiter
+                if let storefrontHandler { $0.storefrontHandlers[id] = storefrontHandler }
+            }
+        }
         return (id, waiter)
+    }
+
+    /// Whether a purchase in progress goes on in a storefront that changed: its `onStorefrontChange` closure's
+    /// answer, or yes without one (asked by the store on its lane).
+    func shouldContinue(_ transaction: DeviceTransaction, in storefront: StoreModels.Storefront) -> Bool {
+        guard let handler = state.withLock({ $0.storefrontHandlers[transaction.id] }) else { return true }
+        return handler.shouldContinuePurchase(Storefront(storefront))
     }
 
     /// What a decided purchase comes to: the record the decision brought, signed by the store and verified once; a
@@ -281,7 +339,7 @@ final class StoreKitClient: Sendable {
                     offerID: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
             case .simulatesAskToBuy(let value): askToBuy = value
-            case .custom: break
+            case .custom, .onStorefrontChange: break
             }
         }
         guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }
@@ -319,19 +377,9 @@ final class StoreKitClient: Sendable {
     }
 }
 
-/// A weak reference to a listener of `Product.SubscriptionInfo.Status.updates`.
-struct WeakStatusListener: Sendable {
-    weak var listener: AsyncListener<Product.SubscriptionInfo.Status>?
-}
+/// A weak reference to a listener of one of StoreKit 2's endless sequences: a listener ends with its iterator.
+struct WeakListener<Element: Sendable>: Sendable {
+    weak var listener: AsyncListener<Element>?
 
-/// A weak reference to a listener of `Storefront.updates`.
-struct WeakStorefrontListener: Sendable {
-    weak var listener: AsyncListener<Storefront>?
-}
-
-/// A weak reference to a listener.
-struct WeakListener: Sendable {
-    weak var listener: UpdatesListener?
-
-    init(_ listener: UpdatesListener) { self.listener = listener }
+    init(_ listener: AsyncListener<Element>) { self.listener = listener }
 }

@@ -84,12 +84,9 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
         isUpgraded = payload.isUpgraded ?? false
         offerType = payload.offerType.map { OfferType(rawValue: $0.rawValue) }
         offerID = payload.offerIdentifier
-        offer = offerType.map {
-            Offer(
-                id: payload.offerIdentifier, type: $0,
-                paymentMode: payload.offerDiscountType.map { Offer.PaymentMode(rawValue: $0.rawValue) },
-                period: payload.offerPeriod.flatMap { Product.SubscriptionPeriod(iso8601: $0) })
-        }
+        offer = Offer(
+            type: payload.offerType, id: payload.offerIdentifier, discountType: payload.offerDiscountType,
+            period: payload.offerPeriod)
         revocationDate = payload.revocationDate?.date
         revocationReason = payload.revocationReason.map { RevocationReason(rawValue: $0.rawValue) }
         productType = Product.ProductType(rawValue: payload.type?.rawValue ?? "")
@@ -136,6 +133,11 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
     public var storefrontCountryCode: String { storefront.countryCode }
     /// The currency's code (use ``currency``).
     public var currencyCode: String? { currency?.identifier }
+    /// How the offer is paid, as signed transactions spell it (`FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`,
+    /// `ONE_TIME`); `nil` without an offer (use ``offer``).
+    public var offerPaymentModeStringRepresentation: String? { offer?.paymentMode?.rawValue }
+    /// The offer's length as an ISO 8601 duration, such as `P1M`; `nil` without an offer (use ``offer``).
+    public var offerPeriodStringRepresentation: String? { offer?.period?.iso8601 }
 
     /// A description for debugging: the payload.
     public var debugDescription: String { String(decoding: signed.payloadData, as: UTF8.self) }

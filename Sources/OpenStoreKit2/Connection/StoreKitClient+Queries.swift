@@ -53,6 +53,12 @@ extension StoreKitClient {
         return statusesNow(groupID: groupID)
     }
 
+    /// The catalog's subscription groups, in the order their first products are listed.
+    func subscriptionGroupIDs() -> [String] {
+        var seen = Set<String>()
+        return store.catalog.products.compactMap(\.subscription?.groupID).filter { seen.insert($0).inserted }
+    }
+
     /// The statuses of a group as the store stands: the account's own subscription and those its family shares with
     /// it, each with the store's status.
     func statusesNow(groupID: String) -> [Product.SubscriptionInfo.Status] {

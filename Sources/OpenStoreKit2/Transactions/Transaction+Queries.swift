@@ -39,8 +39,13 @@ extension Transaction {
     /// - Parameter productID: The product.
     /// - Returns: The transactions.
     public static func currentEntitlements(for productID: String) -> Transaction.Transactions {
+        currentEntitlements(for: productID, client: StoreKitEnvironment.current)
+    }
+
+    /// The current entitlements of a product in the store of `client`.
+    static func currentEntitlements(for productID: String, client: StoreKitClient) -> Transaction.Transactions {
         Transactions(
-            client: StoreKitEnvironment.current,
+            client: client,
             source: .snapshot {
                 await $0.currentEntitlements().filter { $0.unsafePayloadValue.productID == productID }
             })
