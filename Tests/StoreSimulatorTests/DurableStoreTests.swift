@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import ReceiptKit
 import StoreModels
 import Synchronization
 import TestSupport
@@ -79,6 +80,115 @@ struct DurableStoreTests {
         let next = memoryDevice.submitNow(PaymentRequest(productID: "com.example.pro"))
         #expect(durableDevice.submitNow(PaymentRequest(productID: "com.example.pro")).id == next.id)
         withExtendedLifetime((memoryListener, durableListener)) {}
+        try durable.close()
+    }
+
+    @Test(
+        "A compaction writes every row changed since the last one: reopened from the tables alone, the store is whole")
+    func compactionWritesEveryChangedRow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        // Compacted only when asked, so that the journal is empty after each compaction and a reopened store is the
+        // tables alone.
+        let durability = StoreDurability(compactEvery: nil)
+        let memory = SimulatedStore(lane: .manual)
+        var durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+        let accounts = (0..<12).map { "account-\($0)" }
+        var listeners: [SilentListener] = []
+        /// Applies `change` to both stores, and runs their lanes.
+        func both(_ change: (SimulatedStore) throws -> Void) rethrows {
+            for store in [memory, durable] {
+                try change(store)
+                store.runUntilIdle()
+            }
+        }
+        func connect(_ deviceID: String, account: String) {
+            for store in [memory, durable] { listeners.append(store.silentConnection(deviceID, account: account).1) }
+        }
+        func offer(_ nonce: String, at now: Date) -> PaymentRequest {
+            PaymentRequest(
+                productID: "com.example.premium.monthly",
+                discount: DiscountRequest(
+                    offerID: "com.example.premium.monthly.winback", keyID: "KEY", nonce: nonce,
+                    signature: "c2lnbmF0dXJl", timestamp: JWSDate(now).millisecondsSince1970))
+        }
+        /// Compacts, checks the journal is empty, and reopens the durable store from the file.
+        func compactAndReopen(_ round: String) throws {
+            try durable.compact()
+            let entries = try #require(durable.ledger).read { txn in try txn.logCount(in: StoreJournal.logName) }
+            #expect(entries == 0, "\(round): the tables hold everything")
+            try durable.close()
+            durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+            #expect(try fingerprint(durable) == fingerprint(memory), "\(round)")
+            for account in accounts {
+                #expect(durable.accountSettings(account) == memory.accountSettings(account), "\(round)")
+                #expect(durable.family(of: account) == memory.family(of: account), "\(round)")
+            }
+        }
+
+        // Every kind of row, for every account.
+        for (index, account) in accounts.enumerated() {
+            connect("device-\(index)", account: account)
+            try both { store in
+                _ = try store.buyProduct("com.example.premium.monthly", account: account)
+                _ = try store.buyProduct("com.example.coins100", account: account)
+                store.updateAccountSettings(account) { $0.askToBuyEnabled = index % 2 == 0 }
+                if index % 3 == 0 { try store.joinFamily("family-\(index / 6)", account: account) }
+                store.setReceiptExpired(index % 4 == 0, deviceID: "device-\(index)")
+                let coins = try #require(store.allTransactions().last { $0.account == account })
+                try store.setConsumptionInformation(
+                    ConsumptionInformation(sampleContentProvided: true, deliveryStatus: .delivered),
+                    forTransaction: coins.id)
+            }
+            let (device, listener) = durable.silentConnection("device-\(index)", account: account)
+            let (twin, twinListener) = memory.silentConnection("device-\(index)", account: account)
+            listeners += [listener, twinListener]
+            _ = device.submit(offer("nonce-\(index)", at: durable.now))
+            _ = twin.submit(offer("nonce-\(index)", at: memory.now))
+            both { _ in }
+        }
+        try both { store in
+            _ = try store.extendRenewalDates(
+                productID: "com.example.premium.monthly", by: 86_400, requestIdentifier: "first")
+        }
+        try compactAndReopen("every row written")
+
+        // A few accounts change; the others stay as the first compaction wrote them.
+        for index in [1, 6, 10] {
+            let account = accounts[index]
+            try both { store in
+                store.updateAccountSettings(account) { $0.askToBuyEnabled = nil }  // follows the store: row removed
+                if store.family(of: account) != nil {
+                    try store.leaveFamily(account: account)
+                } else {
+                    try store.joinFamily("family-late", account: account)
+                }
+                store.setReceiptExpired(index % 4 != 0, deviceID: "device-\(index)")
+                let coins = try #require(store.allTransactions().last { $0.account == account })
+                try store.setConsumptionInformation(
+                    ConsumptionInformation(sampleContentProvided: false, deliveryStatus: .undeliveredQualityIssue),
+                    forTransaction: coins.id)
+                _ = try store.buyProduct("com.example.coins100", account: account)
+            }
+            // A device that signs in to another account, and a new device.
+            connect("device-\(index)", account: accounts[(index + 1) % accounts.count])
+            connect("new-device-\(index)", account: account)
+            let (device, listener) = durable.silentConnection("new-device-\(index)", account: account)
+            let (twin, twinListener) = memory.silentConnection("new-device-\(index)", account: account)
+            listeners += [listener, twinListener]
+            _ = device.submit(offer("late-nonce-\(index)", at: durable.now))
+            _ = twin.submit(offer("late-nonce-\(index)", at: memory.now))
+            _ = device.submitNow(PaymentRequest(productID: "com.example.pro"))  // left purchasing
+            _ = twin.submitNow(PaymentRequest(productID: "com.example.pro"))
+            both { _ in }
+        }
+        try both { store in
+            _ = try store.extendRenewalDates(
+                productID: "com.example.premium.monthly", by: 3_600, requestIdentifier: "second")
+        }
+        try compactAndReopen("some rows changed")
+        withExtendedLifetime(listeners) {}
         try durable.close()
     }
 

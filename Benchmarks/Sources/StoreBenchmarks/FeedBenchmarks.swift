@@ -24,9 +24,9 @@ extension BenchmarkSuite {
                 unit: "steps/s",
                 about: """
                     Steps per second and peak resident memory of generated feeds of 20 steps per user at 1,000, \
-                    10,000 and 50,000 users (FeedGenerator, FeedRun.run), each size in a fresh process: a step must \
-                    cost the same at every size. Baseline: a bare count of the same feed's step lines, in the same \
-                    process.
+                    10,000 and 50,000 users (FeedGenerator, FeedRun.run), each size in a fresh process, in memory and \
+                    on a state file (as run --state): a step must cost the same at every size. Baseline: a bare count \
+                    of the same feed's step lines, in the same process.
                     """,
                 target: nil,
                 body: .custom { context in try FeedUserScaling.run(context, options: options) }

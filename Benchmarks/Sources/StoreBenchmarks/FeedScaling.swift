@@ -160,15 +160,18 @@ enum FeedScaling {
     /// The child: read the feed, time a validation and a line count, run it once (which sets the peak memory), then
     /// time further runs, validations and line counts in turns, as many rounds as the budget leaves room for.
     ///
-    /// Arguments: the feed's path, the most timed rounds, and the time budget in seconds. A first run that outlasts
-    /// the budget is stopped at its next step and reported as far as it got (`stopped` = 1).
+    /// Arguments: the feed's path, the most timed rounds, the time budget in seconds, and optionally `state`: each run
+    /// keeps its store in a new state file, as `openstorekit run --state` does, in a new folder beside the feed that is
+    /// removed after the run (outside the time). A first run that outlasts the budget is stopped at its next step and
+    /// reported as far as it got (`stopped` = 1).
     static func child(_ arguments: [String]) throws -> [String: Double] {
-        guard arguments.count == 3, let samples = Int(arguments[1]), samples > 0, let budget = Double(arguments[2]),
-            budget > 0
+        guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "state"),
+            let samples = Int(arguments[1]), samples > 0, let budget = Double(arguments[2]), budget > 0
         else {
-            throw BenchmarkError("feed.run child needs FEED SAMPLES BUDGET-SECONDS, got \(arguments)")
+            throw BenchmarkError("feed.run child needs FEED SAMPLES BUDGET-SECONDS [state], got \(arguments)")
         }
         let path = arguments[0]
+        let durable = arguments.count == 4
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw BenchmarkError("cannot read the generated feed \(path)")
@@ -214,9 +217,23 @@ enum FeedScaling {
             figures["peakRSSMiB"] = Double(peakKiB) / 1024
             figures["runRSSGrowthMiB"] = Double(peakKiB - startKiB) / 1024
         }
+        var runs = 0
         func run(_ log: any EventLogSink) throws -> UInt64 {
+            runs += 1
+            let folder = URL(fileURLWithPath: path + ".state-\(ProcessInfo.processInfo.processIdentifier)-\(runs)")
+            var statePath: String?
+            if durable {
+                try? FileManager.default.removeItem(at: folder)
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw BenchmarkError("cannot make the folder \(folder.path) for a state file: \(error)")
+                }
+                statePath = folder.appendingPathComponent("state.sqlite").path
+            }
+            defer { if durable { try? FileManager.default.removeItem(at: folder) } }
             let (result, nanoseconds) = try Stopwatch.time { () throws(FeedError) -> FeedResult in
-                try FeedRun.run(text, file: name, log: log)
+                try FeedRun.run(text, file: name, log: log, statePath: statePath)
             }
             guard result.passed else {
                 throw BenchmarkError("the generated feed failed: \(result.failure.map(String.init(describing:)) ?? "")")

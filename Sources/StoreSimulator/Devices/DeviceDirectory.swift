@@ -33,9 +33,26 @@ struct DeviceDirectory: Sendable, Sequence {
         }
     }
 
+    /// The devices changed (stored, signed in to another account, their lists of transactions changed) since a state
+    /// file's tables were last brought up to date, while the directory keeps the list (``trackChanges()``); each
+    /// device notes itself, once.
+    final class Changes: @unchecked Sendable {
+        // Used under the store's lock only, like the devices.
+        fileprivate(set) var isTracking = false
+        fileprivate(set) var devices: [StoreState.Device] = []
+
+        /// Adds a device changed since the list was last taken.
+        func note(_ device: StoreState.Device) {
+            device.changeNoted = true
+            devices.append(device)
+        }
+    }
+
     private var byID: [String: StoreState.Device] = [:]
     /// The devices that hold transactions.
     private let holders = Holders()
+    /// The devices changed since the list was last taken.
+    private let changes = Changes()
     /// The account each device is filed under in ``byAccount``.
     private var filedAccount: [String: String] = [:]
     /// The identifiers of each account's devices, in ascending order.
@@ -54,6 +71,13 @@ struct DeviceDirectory: Sendable, Sequence {
                 newValue.holderPosition = -1
                 holders.update(newValue)
             }
+            if let newValue, changes.isTracking {
+                if newValue.changes !== changes {
+                    newValue.changes = changes
+                    newValue.changeNoted = false
+                }
+                if !newValue.changeNoted { changes.note(newValue) }
+            }
             let account = newValue?.account
             let filed = filedAccount[id]
             guard account != filed else { return }
@@ -64,6 +88,24 @@ struct DeviceDirectory: Sendable, Sequence {
                 byAccount[account, default: []].insert(id, at: position)
             }
         }
+    }
+
+    /// Has the devices note their changes from now on (``takeChanges()``); nothing if they already do.
+    mutating func trackChanges() {
+        guard !changes.isTracking else { return }
+        changes.isTracking = true
+        for device in byID.values {
+            device.changes = changes
+            device.changeNoted = false
+        }
+    }
+
+    /// The devices changed since the last call, each once, in the order they first changed; forgets them.
+    mutating func takeChanges() -> [StoreState.Device] {
+        let changed = changes.devices
+        changes.devices = []
+        for device in changed { device.changeNoted = false }
+        return changed
     }
 
     /// The identifiers of the devices signed in to an account, in ascending order.

@@ -32,8 +32,9 @@ public struct StoreDurability: Sendable, Hashable {
     public var ledger: LedgerOptions
     /// After how many changes the store compacts its journal: writes the rows of its tables that changed and drops
     /// the journal entries they include, so that reopening reads the tables and replays at most this many changes.
-    /// A compaction costs time in proportion to the rows that changed (and the devices and accounts, compared row by
-    /// row), not to the history. Default: ``defaultCompactEvery``; `nil`: only on ``SimulatedStore/compact()``.
+    /// A compaction costs time in proportion to the rows that changed since the last one (the store notes them as it
+    /// changes them), not to the rows the tables hold nor to the history, so its cost per change stays the same
+    /// however many users the store has. Default: ``defaultCompactEvery``; `nil`: only on ``SimulatedStore/compact()``.
     public var compactEvery: Int?
     /// The default of ``compactEvery``: 10,000 changes.
     public static let defaultCompactEvery = 10_000

@@ -158,15 +158,15 @@ struct StoreSnapshot: Codable, Sendable {
         self.retention = state.retention == .all ? "all" : "receiptOnly"
         self.configuration = StoredConfiguration(state.configuration)
         self.settings = state.settings
-        self.accountSettings = state.accountSettings.isEmpty ? nil : state.accountSettings
-        self.families = state.families.isEmpty ? nil : state.families
+        self.accountSettings = state.accountSettings.isEmpty ? nil : state.accountSettings.dictionary
+        self.families = state.families.isEmpty ? nil : state.families.dictionary
         self.consumption =
             state.consumption.isEmpty
             ? nil
             : state.consumption.sorted { $0.key < $1.key }.map {
                 Consumption(transaction: $0.key, information: $0.value)
             }
-        self.massExtensions = state.massExtensions.isEmpty ? nil : state.massExtensions
+        self.massExtensions = state.massExtensions.isEmpty ? nil : state.massExtensions.dictionary
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
@@ -189,11 +189,12 @@ struct StoreSnapshot: Codable, Sendable {
         }
         var state = StoreState(configuration: configuration.configuration, retention: retention)
         state.settings = settings
-        state.accountSettings = accountSettings ?? [:]
-        state.families = families ?? [:]
-        state.consumption = Dictionary(
-            (consumption ?? []).map { ($0.transaction, $0.information) }, uniquingKeysWith: { _, last in last })
-        state.massExtensions = massExtensions ?? [:]
+        state.accountSettings = TrackedDictionary(accountSettings ?? [:])
+        state.families = TrackedDictionary(families ?? [:])
+        state.consumption = TrackedDictionary(
+            Dictionary(
+                (consumption ?? []).map { ($0.transaction, $0.information) }, uniquingKeysWith: { _, last in last }))
+        state.massExtensions = TrackedDictionary(massExtensions ?? [:])
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = RecordTable(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))
@@ -202,8 +203,8 @@ struct StoreSnapshot: Codable, Sendable {
         state.scripted = []
         for entry in scripted { state.scripted.append((entry.productID, try entry.outcome.outcome())) }
         state.subscriptions = subscriptions
-        state.usedNonces = Set(usedNonces)
-        state.receiptExpired = Set(receiptExpired)
+        state.usedNonces = TrackedSet(Set(usedNonces))
+        state.receiptExpired = TrackedSet(Set(receiptExpired))
         return state
     }
 }

@@ -9,9 +9,9 @@ import StoreModels
 /// include.
 ///
 /// Opening reads the tables directly (no replay of the history) and then replays the few journal entries written after
-/// them. Compaction (``write(_:state:time:through:)``) brings the tables up to date with the rows that changed: the
-/// records and subscriptions the state noted as written (``RecordTable``, ``SubscriptionBook``), and, for the small
-/// parts of the state, the rows whose bytes differ from what the file holds (``Written``).
+/// them. Compaction (``write(_:state:time:through:)``) brings the tables up to date with the rows the state noted as
+/// written since the last one (``RecordTable``, ``SubscriptionBook``, ``DeviceDirectory``, ``TrackedDictionary``,
+/// ``TrackedSet``), and the few rows of values and counters whose bytes differ from what the file holds.
 struct StoreTables: Sendable {
     /// The collections (tables) of a store, in the order opening reads them.
     enum Table: String, CaseIterable {
@@ -52,15 +52,9 @@ struct StoreTables: Sendable {
     /// The value of a row whose key is all it says (a used nonce, a device with an expired receipt).
     private static let present: [UInt8] = [1]
 
-    /// What the file holds for the parts of the state compared row by row, so that only rows that changed are written.
+    /// What the file holds for the values and counters, compared with the state's at each compaction so that only
+    /// those that changed are written (a few rows; the tables of rows follow the state's notes of what changed).
     private var values: [String: [UInt8]] = [:]
-    private var devices: [String: [UInt8]] = [:]
-    private var accounts: [String: [UInt8]] = [:]
-    private var families: [String: [UInt8]] = [:]
-    private var consumption: [String: [UInt8]] = [:]
-    private var massExtensions: [String: [UInt8]] = [:]
-    private var nonces = Set<String>()
-    private var expiredReceipts = Set<String>()
     private var counters: [String: Int64] = [:]
 
     // MARK: Reading
@@ -142,7 +136,6 @@ struct StoreTables: Sendable {
             var devices: [StoreSnapshot.Device] = []
             try txn.forEach(in: Table.devices.rawValue) { key, bytes in
                 row = key
-                tables.devices[key] = bytes
                 let device = try JSONDecoder().decode(StoreSnapshot.Device.self, from: Data(bytes))
                 try device.checkStored(key: key)
                 devices.append(device)
@@ -162,7 +155,6 @@ struct StoreTables: Sendable {
             table = .accounts
             try txn.forEach(in: Table.accounts.rawValue) { key, bytes in
                 row = key
-                tables.accounts[key] = bytes
                 state.accountSettings[key] = try JSONDecoder().decode(AccountSettings.self, from: Data(bytes))
             }
             table = .families
@@ -172,7 +164,6 @@ struct StoreTables: Sendable {
                 else {
                     throw Unreadable(description: "the family's name is not UTF-8 text without control characters")
                 }
-                tables.families[key] = bytes
                 state.families[key] = family
             }
             table = .consumption
@@ -180,28 +171,23 @@ struct StoreTables: Sendable {
                 row = key
                 guard key.utf8.count == 20, key.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let id = UInt64(key)
                 else { throw Unreadable(description: "the key is not a transaction identifier of 20 digits") }
-                tables.consumption[key] = bytes
                 state.consumption[id] = try JSONDecoder().decode(ConsumptionInformation.self, from: Data(bytes))
             }
             table = .massExtensions
             try txn.forEach(in: Table.massExtensions.rawValue) { key, bytes in
                 row = key
-                tables.massExtensions[key] = bytes
                 state.massExtensions[key] = try JSONDecoder().decode(MassRenewalExtension.self, from: Data(bytes))
             }
             table = .nonces
-            try txn.forEach(in: Table.nonces.rawValue) { key, _ in tables.nonces.insert(key) }
-            state.usedNonces = tables.nonces
+            try txn.forEach(in: Table.nonces.rawValue) { key, _ in state.usedNonces.insert(key) }
             table = .expiredReceipts
-            try txn.forEach(in: Table.expiredReceipts.rawValue) { key, _ in tables.expiredReceipts.insert(key) }
-            state.receiptExpired = tables.expiredReceipts
+            try txn.forEach(in: Table.expiredReceipts.rawValue) { key, _ in state.receiptExpired.insert(key) }
 
             // Before anything runs on it (the journal's replay): a value out of range could make it trap, and an
             // identifier at or past its counter would be handed out again.
             row = ""
             try state.checkStoredValues()
-            state.records.tracksChanges = true
-            state.subscriptions.tracksChanges = true
+            state.trackChanges()
             return Loaded(
                 state: state, tables: tables, through: through, time: Date(timeIntervalSinceReferenceDate: seconds))
         } catch let error as LedgerError {
@@ -273,13 +259,15 @@ struct StoreTables: Sendable {
         for (slot, row) in state.subscriptions.rows(nil) {
             try txn.put(try json(row, encoder), forKey: slotKey(slot), in: Table.subscriptions.rawValue)
         }
-        try tables.writeSmallParts(txn, state: state, time: time, through: through, encoder: encoder)
+        try writeRows(txn, state: &state, all: true, encoder: encoder)
+        try tables.writeValues(txn, state: state, time: time, through: through, encoder: encoder)
         return tables
     }
 
-    /// Brings the tables up to date with `state` as of journal sequence `through` and store time `time`: the records
-    /// and subscription slots the state noted as written since the last call, and the rows of the other parts whose
-    /// bytes changed.
+    /// Brings the tables up to date with `state` as of journal sequence `through` and store time `time`: the rows the
+    /// state noted as written since the last call (records, subscription slots, devices, accounts, families,
+    /// consumption information, mass extensions, nonces, expired receipts), and the few rows of values and counters
+    /// whose bytes changed. What it costs follows the rows that changed, not the rows the tables hold.
     mutating func write(
         _ txn: borrowing LedgerWriteTransaction, state: inout StoreState, time: Date, through: Int64
     ) throws {
@@ -299,7 +287,8 @@ struct StoreTables: Sendable {
         for (slot, row) in state.subscriptions.rows(subscriptions.cleared ? nil : subscriptions.slots) {
             try txn.put(try Self.json(row, encoder), forKey: Self.slotKey(slot), in: Table.subscriptions.rawValue)
         }
-        try writeSmallParts(txn, state: state, time: time, through: through, encoder: encoder)
+        try Self.writeRows(txn, state: &state, all: false, encoder: encoder)
+        try writeValues(txn, state: state, time: time, through: through, encoder: encoder)
     }
 
     private static func putRecord(_ txn: borrowing LedgerWriteTransaction, _ record: TransactionRecord) throws {
@@ -308,9 +297,61 @@ struct StoreTables: Sendable {
         try txn.put(writer.bytes, forKey: RecordRow.key(record.id), in: Table.records.rawValue)
     }
 
-    /// The parts compared with what the file holds: counters, values, devices, accounts, families, consumption
-    /// information, mass extensions, nonces, expired receipts.
-    private mutating func writeSmallParts(
+    /// Writes the rows of the devices, accounts, families, consumption information, mass extensions, nonces and
+    /// expired receipts that the state noted as changed (`all`: every row, into empty tables), removing those that no
+    /// longer hold anything, and forgets the notes.
+    private static func writeRows(
+        _ txn: borrowing LedgerWriteTransaction, state: inout StoreState, all: Bool, encoder: JSONEncoder
+    ) throws {
+        // Devices are added, never removed (``DeviceDirectory``).
+        let devices = state.devices.takeChanges()
+        for device in all ? Array(state.devices.values) : devices {
+            let bytes = try json(StoreSnapshot.Device(id: device.id, device), encoder)
+            try txn.put(bytes, forKey: device.id, in: Table.devices.rawValue)
+        }
+        func jsonRow(_ value: some Encodable) throws -> [UInt8] { try json(value, encoder) }
+        try sync(txn, &state.accountSettings, all: all, in: .accounts, key: { $0 }, bytes: jsonRow)
+        try sync(txn, &state.families, all: all, in: .families, key: { $0 }, bytes: { Array($0.utf8) })
+        try sync(txn, &state.consumption, all: all, in: .consumption, key: RecordRow.key, bytes: jsonRow)
+        try sync(txn, &state.massExtensions, all: all, in: .massExtensions, key: { $0 }, bytes: jsonRow)
+        try sync(txn, &state.usedNonces, all: all, in: .nonces)
+        try sync(txn, &state.receiptExpired, all: all, in: .expiredReceipts)
+    }
+
+    /// Writes the row of each key written since the last call (`all`: of every key), or removes it if the key holds
+    /// nothing now.
+    private static func sync<Key, Value>(
+        _ txn: borrowing LedgerWriteTransaction, _ part: inout TrackedDictionary<Key, Value>, all: Bool,
+        in table: Table, key: (Key) -> String, bytes: (Value) throws -> [UInt8]
+    ) throws {
+        let changed = part.takeChanges()
+        for written in all ? Set(part.keys) : changed {
+            if let value = part[written] {
+                try txn.put(try bytes(value), forKey: key(written), in: table.rawValue)
+            } else {
+                _ = try txn.remove(forKey: key(written), in: table.rawValue)
+            }
+        }
+    }
+
+    /// Writes the row of each element inserted since the last call (`all`: of every element) and removes the row of
+    /// each one removed.
+    private static func sync(
+        _ txn: borrowing LedgerWriteTransaction, _ part: inout TrackedSet<String>, all: Bool, in table: Table
+    ) throws {
+        let changed = part.takeChanges()
+        for key in all ? part.elements : changed {
+            if part.contains(key) {
+                try txn.put(present, forKey: key, in: table.rawValue)
+            } else {
+                _ = try txn.remove(forKey: key, in: table.rawValue)
+            }
+        }
+    }
+
+    /// Writes the counters, the store time, the retention, and the rows of values (configuration, settings, scripted
+    /// outcomes) whose bytes differ from what the file holds.
+    private mutating func writeValues(
         _ txn: borrowing LedgerWriteTransaction, state: StoreState, time: Date, through: Int64, encoder: JSONEncoder
     ) throws {
         for (key, value) in [
@@ -334,85 +375,6 @@ struct StoreTables: Sendable {
             try txn.put(bytes, forKey: key.rawValue, in: Table.values.rawValue)
             values[key.rawValue] = bytes
         }
-
-        var seen = Set<String>()
-        for (id, device) in state.devices {
-            seen.insert(id)
-            let bytes = try Self.json(StoreSnapshot.Device(id: id, device), encoder)
-            guard devices[id] != bytes else { continue }
-            try txn.put(bytes, forKey: id, in: Table.devices.rawValue)
-            devices[id] = bytes
-        }
-        for id in devices.keys where !seen.contains(id) {
-            _ = try txn.remove(forKey: id, in: Table.devices.rawValue)
-            devices[id] = nil
-        }
-
-        seen = []
-        for (account, settings) in state.accountSettings {
-            seen.insert(account)
-            let bytes = try Self.json(settings, encoder)
-            guard accounts[account] != bytes else { continue }
-            try txn.put(bytes, forKey: account, in: Table.accounts.rawValue)
-            accounts[account] = bytes
-        }
-        for account in accounts.keys where !seen.contains(account) {
-            _ = try txn.remove(forKey: account, in: Table.accounts.rawValue)
-            accounts[account] = nil
-        }
-
-        seen = []
-        for (account, family) in state.families {
-            seen.insert(account)
-            let bytes = Array(family.utf8)
-            guard families[account] != bytes else { continue }
-            try txn.put(bytes, forKey: account, in: Table.families.rawValue)
-            families[account] = bytes
-        }
-        for account in families.keys where !seen.contains(account) {
-            _ = try txn.remove(forKey: account, in: Table.families.rawValue)
-            families[account] = nil
-        }
-
-        try Self.sync(
-            txn, &consumption, to: state.consumption.map { (key: RecordRow.key($0.key), value: $0.value) },
-            in: .consumption,
-            encoder: encoder)
-        try Self.sync(
-            txn, &massExtensions, to: state.massExtensions.map { (key: $0.key, value: $0.value) }, in: .massExtensions,
-            encoder: encoder)
-        try Self.sync(txn, &nonces, to: state.usedNonces, in: .nonces)
-        try Self.sync(txn, &expiredReceipts, to: state.receiptExpired, in: .expiredReceipts)
-    }
-
-    /// Writes the rows whose JSON differs from what the file holds and removes the rows no longer there.
-    private static func sync<Value: Encodable>(
-        _ txn: borrowing LedgerWriteTransaction, _ written: inout [String: [UInt8]],
-        to current: [(key: String, value: Value)], in table: Table, encoder: JSONEncoder
-    ) throws {
-        guard !(written.isEmpty && current.isEmpty) else { return }
-        var seen = Set<String>()
-        for (key, value) in current {
-            seen.insert(key)
-            let bytes = try json(value, encoder)
-            guard written[key] != bytes else { continue }
-            try txn.put(bytes, forKey: key, in: table.rawValue)
-            written[key] = bytes
-        }
-        for key in written.keys where !seen.contains(key) {
-            _ = try txn.remove(forKey: key, in: table.rawValue)
-            written[key] = nil
-        }
-    }
-
-    /// Writes the keys added to a set and removes the keys removed from it.
-    private static func sync(
-        _ txn: borrowing LedgerWriteTransaction, _ written: inout Set<String>, to current: Set<String>, in table: Table
-    ) throws {
-        guard written != current else { return }
-        for key in current where !written.contains(key) { try txn.put(present, forKey: key, in: table.rawValue) }
-        for key in written where !current.contains(key) { _ = try txn.remove(forKey: key, in: table.rawValue) }
-        written = current
     }
 
     /// The JSON of the rows kept as JSON, keys sorted so that equal values give equal bytes.

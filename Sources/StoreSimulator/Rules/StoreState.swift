@@ -21,20 +21,33 @@ struct StoreState: Sendable {
         // The mutable properties are only used under the store's lock, which already makes each access exclusive:
         // they go without the run-time exclusivity check of class properties, which the hot path paid at every step.
         /// The account the device is signed in to.
-        @exclusivity(unchecked) var account: String
+        @exclusivity(unchecked) var account: String {
+            didSet { noteChanged() }
+        }
         /// The unfinished transactions in the order they arrived, found by identifier.
         @exclusivity(unchecked) var queue = IdentifiedQueue<Unfinished>() {
-            didSet { noteHolding() }
+            didSet {
+                noteHolding()
+                noteChanged()
+            }
         }
         /// Purchases made on other devices of the account, in the order the store made them, until a front end of
         /// this device finishes them; not in ``queue``, which StoreKit 1 reads.
         @exclusivity(unchecked) var otherDevicePurchases: [DeviceTransaction] = [] {
-            didSet { noteHolding() }
+            didSet {
+                noteHolding()
+                noteChanged()
+            }
         }
         /// The directory's list of devices that hold transactions, once the device is stored in a directory, and the
         /// device's position in it (`-1` while it holds none).
         @exclusivity(unchecked) weak var holders: DeviceDirectory.Holders?
         @exclusivity(unchecked) var holderPosition = -1
+        /// The directory's list of devices changed since a state file's tables were written, while it keeps one.
+        @exclusivity(unchecked) weak var changes: DeviceDirectory.Changes?
+        /// Whether a change needs no note: the device is in ``changes`` already, or no list is kept (an in-memory
+        /// store), so that a change costs such a store one branch.
+        @exclusivity(unchecked) var changeNoted = true
         /// The connections attached, in attach order; held weakly.
         @exclusivity(unchecked) private var attachments: [WeakConnection] = []
         /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
@@ -112,6 +125,12 @@ struct StoreState: Sendable {
             guard holdsTransactions != (holderPosition >= 0) else { return }
             holders?.update(self)
         }
+
+        /// Puts the device in the directory's list of changed devices, if one is kept and it is not there yet.
+        private func noteChanged() {
+            guard !changeNoted else { return }
+            changes?.note(self)
+        }
     }
 
     var configuration: StoreConfiguration {
@@ -122,7 +141,7 @@ struct StoreState: Sendable {
     private var lastProduct: ProductDefinition?
     var settings: StoreSettings
     /// The settings accounts carry themselves, by account; an account not listed follows the store-wide settings.
-    var accountSettings: [String: AccountSettings] = [:]
+    var accountSettings: TrackedDictionary<String, AccountSettings> = [:]
     var nextTransactionID: UInt64 = 1_000_000_000_000_001
     var nextWebOrderLineItemID: UInt64 = 2_000_000_000_000_001
     /// The history, by identifier.
@@ -138,21 +157,21 @@ struct StoreState: Sendable {
     /// Subscriptions by account and group (`account` + newline + `groupID`), with their schedule.
     var subscriptions = SubscriptionBook()
     /// Nonces of promotional offers already used.
-    var usedNonces = Set<String>()
+    var usedNonces = TrackedSet<String>()
     var retention: HistoryRetention
     /// Devices whose receipts are made expired (`SKReceiptPropertyIsExpired`).
-    var receiptExpired = Set<String>()
+    var receiptExpired = TrackedSet<String>()
     /// The timer of real-time runs, while one runs.
     var dueEventTimer: DueEventTimer?
     /// The changes applied and not yet told, while anyone observes them.
     var changes = PendingChanges()
     /// The family each account is in, by account; an account in no family is not listed.
-    var families: [String: String] = [:]
+    var families: TrackedDictionary<String, String> = [:]
     /// The consumption information a developer's server last sent for each transaction, by transaction.
-    var consumption: [UInt64: ConsumptionInformation] = [:]
+    var consumption: TrackedDictionary<UInt64, ConsumptionInformation> = [:]
     /// Every mass renewal-date extension requested, by product and request identifier
     /// (``MassRenewalExtension/key(productID:requestIdentifier:)``).
-    var massExtensions: [String: MassRenewalExtension] = [:]
+    var massExtensions: TrackedDictionary<String, MassRenewalExtension> = [:]
     /// What the devices of family members are to hear of transactions shared with them or revoked, in the order the
     /// store made them, until the store sends it (``SimulatedStore/tellChanges()``).
     var familyOutbox: [(deviceID: String, event: DeviceEvent)] = []
@@ -163,11 +182,20 @@ struct StoreState: Sendable {
         self.retention = retention
     }
 
-    /// Has the history and the subscriptions note what changes from now on, so that a state file's tables can be
-    /// brought up to date row by row (``StoreTables``).
+    /// Has every part of the state kept in a state file's tables by rows (the history, the subscriptions, the devices,
+    /// the accounts' settings and families, consumption information, mass extensions, used nonces and expired
+    /// receipts) note the rows it changes from now on, so that the tables are brought up to date with those rows
+    /// (``StoreTables``). Changes already noted are kept.
     mutating func trackChanges() {
         records.tracksChanges = true
         subscriptions.tracksChanges = true
+        devices.trackChanges()
+        accountSettings.tracksChanges = true
+        families.tracksChanges = true
+        consumption.tracksChanges = true
+        massExtensions.tracksChanges = true
+        usedNonces.tracksChanges = true
+        receiptExpired.tracksChanges = true
     }
 
     /// The device with an identifier, added signed in to the default account if the store does not know it yet.
