@@ -65,6 +65,12 @@ public enum StoreOperation: Sendable, Equatable {
     /// Keeps the consumption information a backend sent for a transaction:
     /// ``SimulatedStore/setConsumptionInformation(_:forTransaction:)``.
     case setConsumptionInformation(ConsumptionInformation, transactionID: UInt64)
+    /// Sets the app account token of a purchase, as the App Store Server API's Set App Account Token does:
+    /// ``SimulatedStore/setAppAccountToken(_:originalTransactionID:)``.
+    case setAppAccountToken(UUID, originalTransactionID: UInt64)
+    /// Finishes a transaction on every device that holds it unfinished, as the App Store Server API's Finish
+    /// Transaction does: ``SimulatedStore/finishTransaction(_:)``.
+    case finishTransaction(UInt64)
     /// Puts accounts in a family, all of them or none: ``SimulatedStore/joinFamily(_:accounts:)``.
     case joinFamily(String, accounts: [String])
     /// Takes an account out of its family: ``SimulatedStore/leaveFamily(account:)``.
