@@ -8,7 +8,7 @@ extension SimulatedStore {
     /// now on, in the signed transaction, the renewal info and StoreKit 2's `Transaction.appAccountToken`, and the
     /// subscription's later renewals carry it too; earlier periods keep the token they had.
     ///
-    /// The token is kept as the transaction's ``StoreModels/TransactionRecord/applicationUsername``, in lowercase, as a
+    /// The token is kept as the transaction's `TransactionRecord.applicationUsername`, in lowercase, as a
     /// purchase made with the token would have it. A durable store records the change in its journal.
     ///
     /// - Parameters:

@@ -7,7 +7,8 @@ public import StoreModels
 /// applying it, and opening the file replays it through the same entry point. The store's methods of the same names
 /// (``SimulatedStore/refund(_:reason:)``, ``SimulatedStore/advance(to:)``, …) are the same operations, for code that
 /// calls them directly. What a device does through its connection (adding a payment, finishing, restoring) is not in
-/// this list: an app makes those through StoreKit.
+/// this list: an app makes those through StoreKit. A developer's server finishing a transaction on every device
+/// (``finishTransaction(_:)``) is.
 ///
 /// ```swift
 /// try store.perform(.buyProduct(productID: "com.example.pro", account: "alice"))
