@@ -115,6 +115,15 @@
         /// `InvalidTransactionTypeNotSupported`.
         public static let invalidTransactionTypeNotSupported = APIError(
             4_000_047, "The transaction id doesn't represent a supported in-app purchase type.")
+        /// `InvalidAppAccountTokenUUIDError`.
+        public static let invalidAppAccountTokenUUID = APIError(
+            4_000_183, "Invalid request. The app account token field must be a valid UUID.")
+        /// `FamilyTransactionNotSupportedError`.
+        public static let familyTransactionNotSupported = APIError(
+            4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+        /// `TransactionIdIsNotOriginalTransactionIdError`.
+        public static let transactionIdIsNotOriginalTransactionId = APIError(
+            4_000_187, "Invalid request. The transaction ID is not an original transaction ID.")
         /// `ConsumptionPercentageAutoRenewableSubscription`.
         public static let consumptionPercentageAutoRenewableSubscription = APIError(
             4_000_209, "Invalid request. The consumption percentage doesn't apply to auto-renewable subscriptions.")

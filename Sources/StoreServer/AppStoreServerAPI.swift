@@ -56,6 +56,10 @@
                 return try refundHistory(route[3], query: request.query)
             case ("GET", 3) where route[0] == "v1" && route[1] == "lookup":
                 return try lookUpOrder(route[2])
+            case ("PUT", 4) where route[0] == "v1" && route[1] == "transactions" && route[3] == "appAccountToken":
+                return try setAppAccountToken(route[2], body: request.body)
+            case ("POST", 4) where route[0] == "v1" && route[1] == "transactions" && route[3] == "finish":
+                return try finishTransaction(route[2])
             case ("PUT", 4) where route[0] == "v2" && route[1] == "transactions" && route[2] == "consumption":
                 return try consumption(route[3], body: request.body)
             case ("PUT", 4) where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend":

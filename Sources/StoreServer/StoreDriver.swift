@@ -198,6 +198,28 @@
             }
         }
 
+        /// Sets the app account token of a purchase in the store (Set App Account Token).
+        func setAppAccountToken(_ token: UUID, originalID: UInt64) throws(APIError) {
+            do {
+                try perform(.setAppAccountToken(token, originalTransactionID: originalID))
+            } catch {
+                switch error.code {
+                case .unknownTransaction: throw .originalTransactionIdNotFound
+                case .invalidAction: throw .transactionIdIsNotOriginalTransactionId
+                default: throw .generalInternal
+                }
+            }
+        }
+
+        /// Finishes a transaction on every device that holds it (Finish Transaction).
+        func finishTransaction(_ id: UInt64) throws(APIError) {
+            do {
+                try perform(.finishTransaction(id))
+            } catch {
+                throw error.code == .unknownTransaction ? .transactionIdNotFound : .generalInternal
+            }
+        }
+
         /// Extends one subscription and sends RENEWAL_EXTENDED.
         func extend(originalID: UInt64, days: Int) throws(APIError) -> SubscriptionState {
             let outcome: StoreOperation.Outcome

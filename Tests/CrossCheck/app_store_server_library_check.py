@@ -27,6 +27,7 @@ from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtend
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -36,6 +37,7 @@ ISSUER = "57246542-96fe-1a63-e053-0824d011072a"
 KEY_ID = "CROSSCHECK"
 CONTROL_TOKEN = "cross-check-control"
 MONTHLY = "com.example.premium.monthly"
+APP_ACCOUNT_TOKEN = "7e3fb20b-4cdb-47cc-936d-99d65de2f5a4"
 
 
 class StoreClockClient(AppStoreServerAPIClient):
@@ -122,6 +124,28 @@ def run(base, key_pem):
     decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
     check(decoded.transactionId == pro and decoded.productId == "com.example.pro", "get transaction info")
     signed.append(info.signedTransactionInfo)
+
+    client.set_app_account_token(pro, UpdateAppAccountTokenRequest(appAccountToken=APP_ACCOUNT_TOKEN))
+    info = client.get_transaction_info(pro)
+    decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+    check(decoded.appAccountToken == APP_ACCOUNT_TOKEN, "set app account token shows in the signed transaction")
+    signed.append(info.signedTransactionInfo)
+    for target, token, code in [(pro, "not-a-uuid", 4000183), (current, APP_ACCOUNT_TOKEN, 4000187),
+                                ("999999999", APP_ACCOUNT_TOKEN, 4040005)]:
+        try:
+            client.set_app_account_token(target, UpdateAppAccountTokenRequest(appAccountToken=token))
+            check(False, "set app account token refuses %s %s" % (target, token))
+        except APIException as error:
+            check(error.raw_api_error == code, "set app account token: %s for %s %s" % (code, target, token))
+
+    client.finish_transaction(coins)
+    check(verifier.verify_and_decode_signed_transaction(client.get_transaction_info(coins).signedTransactionInfo)
+          .transactionId == coins, "a finished transaction is still the store's")
+    try:
+        client.finish_transaction("999999999")
+        check(False, "finish transaction refuses an unknown transaction id")
+    except APIException as error:
+        check(error.http_status_code == 404 and error.raw_api_error == 4040010, "finish: TransactionIdNotFound")
 
     history, revision, pages = [], None, 0
     while True:

@@ -88,4 +88,38 @@ struct OneEngineTests {
             tap.stop()
         }
     }
+
+    @Test("A consumable finished by a developer's server (Finish Transaction) leaves SKPaymentQueue and unfinished")
+    func finishedByTheServer() async throws {
+        let store = SimulatedStore(lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let recorder = Recorder()
+        queue.add(recorder)
+        try await StoreKitEnvironment.withStore(store) {
+            let coins = try purchased(try await product("com.example.coins100").purchase())
+            let pro = try purchased(try await product("com.example.pro").purchase())
+            store.runUntilIdle()
+            #expect(await collect(Transaction.unfinished).map(\.unsafePayloadValue.id) == [coins.id, pro.id])
+            try store.perform(.finishTransaction(coins.id))
+            store.runUntilIdle()
+            #expect(await collect(Transaction.unfinished).map(\.unsafePayloadValue.id) == [pro.id])
+            #expect(queue.transactions.map(\.payment.productIdentifier) == ["com.example.pro"])
+            #expect(recorder.removed == ["com.example.coins100"])
+        }
+    }
+
+    @Test("An app account token a developer's server sets (Set App Account Token) is Transaction.appAccountToken")
+    func appAccountTokenSetByTheServer() async throws {
+        let store = SimulatedStore(lane: .manual)
+        try await StoreKitEnvironment.withStore(store) {
+            let bought = try purchased(try await product("com.example.pro").purchase())
+            #expect(bought.appAccountToken == nil)
+            let token = UUID()
+            try store.perform(.setAppAccountToken(token, originalTransactionID: bought.originalID))
+            let latest = try #require(await Transaction.latest(for: "com.example.pro"))
+            #expect(try latest.payloadValue.appAccountToken == token)
+            let unfinished = await collect(Transaction.unfinished)
+            #expect(try unfinished.map { try $0.payloadValue.appAccountToken } == [token])
+        }
+    }
 }

@@ -41,11 +41,13 @@ private func caseName(_ operation: StoreOperation) -> String {
     case .setReceiptExpired: "setReceiptExpired"
     case .extendRenewalDates: "extendRenewalDates"
     case .setConsumptionInformation: "setConsumptionInformation"
+    case .setAppAccountToken: "setAppAccountToken"
+    case .finishTransaction: "finishTransaction"
     }
 }
 
 /// The number of cases ``caseName(_:)`` knows.
-private let operationCount = 29
+private let operationCount = 31
 
 /// Applies a workload that makes every kind of operation through ``SimulatedStore/perform(_:reporting:)``, the same
 /// on every store it is given, and returns the names of the operations it made.
@@ -105,6 +107,16 @@ private struct EveryOperation {
                     refundPreference: .decline),
                 transactionID: consumable.id),
             on: stores)
+        try perform(
+            .setAppAccountToken(
+                UUID(uuidString: "6B29FC40-CA47-1067-B31D-00DD010662DA")!,
+                originalTransactionID: subscription.originalID),
+            on: stores)
+        try perform(
+            .setAppAccountToken(
+                UUID(uuidString: "1D5A2C00-0000-4000-8000-000000000001")!, originalTransactionID: owned.id),
+            on: stores)
+        try perform(.finishTransaction(consumable.id), on: stores)
         try perform(.refund(owned.id, reason: .developerIssue), on: stores)
         try perform(.reverseRefund(owned.id), on: stores)
         try perform(.requestRefund(consumable.id, reason: .other), on: stores)
@@ -237,6 +249,8 @@ struct StoreOperationTests {
                 ConsumptionInformation(
                     customerConsented: false, sampleContentProvided: false, deliveryStatus: .undeliveredOther),
                 transactionID: 14),
+            .setAppAccountToken(UUID(uuidString: "6B29FC40-CA47-1067-B31D-00DD010662DA")!, originalTransactionID: 15),
+            .finishTransaction(16),
         ]
         #expect(Set(operations.map(caseName)).count == operationCount)
         for operation in operations {

@@ -159,6 +159,26 @@ extension SimulatedStore {
         return true
     }
 
+    /// Finishes a transaction on every device that holds it, as the App Store Server API's Finish Transaction does for
+    /// a developer's server: each device's unfinished entries that report the transaction (not restored copies, which
+    /// the app asked for) leave its queue, and its listeners hear `.removed`, on the lane, as when a front end finishes
+    /// them; purchases of it made on another device leave silently. StoreKit 1's queue and StoreKit 2's
+    /// `Transaction.unfinished` no longer list it. A transaction no device holds is left as it is.
+    ///
+    /// A durable store records the change in its journal; with ``HistoryRetention/receiptOnly`` a finished consumable's
+    /// record is dropped, as a device's finish drops it.
+    ///
+    /// - Parameter id: A transaction of the history.
+    /// - Throws: `unknownTransaction` when the history holds no such transaction.
+    public func finishTransaction(_ id: UInt64) throws(StoreSimulatorError) {
+        journal?.begin(.operation(.finishTransaction(id)))
+        defer { journal?.end() }
+        let removed = try state.withLock { state throws(StoreSimulatorError) in
+            try state.finishEverywhere(id)
+        }
+        for (deviceID, ids) in removed { send(.removed(ids), to: deviceID) }
+    }
+
     /// Restores a device's completed transactions: one new `.restored` transaction per non-consumable purchase and per
     /// auto-renewable subscription period, then the end of the restore. Call on the lane.
     ///

@@ -71,6 +71,10 @@ extension SimulatedStore {
                     storefrontCountryCodes: storefronts))
         case .setConsumptionInformation(let information, let id):
             try setConsumptionInformation(information, forTransaction: id)
+        case .setAppAccountToken(let token, let originalID):
+            return .transaction(try setAppAccountToken(token, originalTransactionID: originalID))
+        case .finishTransaction(let id):
+            try finishTransaction(id)
         case .joinFamily(let family, let accounts):
             try joinFamily(family, accounts: accounts)
         case .leaveFamily(let account):

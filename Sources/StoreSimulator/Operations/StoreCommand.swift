@@ -63,6 +63,8 @@ enum StoreCommand: Sendable {
         case joinFamilyAccounts = 36
         case setConsumptionInformation = 34
         case extendRenewalDates = 35
+        case setAppAccountToken = 37
+        case finishTransaction = 38
     }
 
     // MARK: Encoding
@@ -205,6 +207,11 @@ enum StoreCommand: Sendable {
             } else {
                 writer.byte(0)
             }
+        case .setAppAccountToken(let token, let originalID):
+            writer.identified(.setAppAccountToken, time, originalID)
+            writer.string(token.uuidString)
+        case .finishTransaction(let id):
+            writer.identified(.finishTransaction, time, id)
         }
     }
 
@@ -383,6 +390,16 @@ enum StoreCommand: Sendable {
                 .extendRenewalDates(
                     productID: productID, by: interval, requestIdentifier: requestIdentifier,
                     storefrontCountryCodes: storefronts))
+        case .setAppAccountToken:
+            let originalID = try reader.uint64("the original transaction")
+            let start = reader.offset
+            let text = try reader.string("the app account token")
+            guard let token = UUID(uuidString: text) else {
+                throw JournalReader.Failure(offset: start, message: "the app account token \(text) is not a UUID")
+            }
+            command = .operation(.setAppAccountToken(token, originalTransactionID: originalID))
+        case .finishTransaction:
+            command = .operation(.finishTransaction(try reader.uint64("the transaction")))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

@@ -7,7 +7,7 @@ extension StoreOperation {
         /// The operation returns nothing.
         case done
         /// The transaction the operation made or changed: a purchase outside the app, a refund, a reversed refund, a
-        /// resolved billing issue.
+        /// resolved billing issue, the transaction that carries an app account token set.
         case transaction(TransactionRecord)
         /// The subscription events the operation caused, in time order: a move of the clock, an expiry, a renewal.
         case subscriptionEvents([SubscriptionEvent])

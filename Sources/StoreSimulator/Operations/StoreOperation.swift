@@ -7,7 +7,8 @@ public import StoreModels
 /// applying it, and opening the file replays it through the same entry point. The store's methods of the same names
 /// (``SimulatedStore/refund(_:reason:)``, ``SimulatedStore/advance(to:)``, …) are the same operations, for code that
 /// calls them directly. What a device does through its connection (adding a payment, finishing, restoring) is not in
-/// this list: an app makes those through StoreKit.
+/// this list: an app makes those through StoreKit. A developer's server finishing a transaction on every device
+/// (``finishTransaction(_:)``) is.
 ///
 /// ```swift
 /// try store.perform(.buyProduct(productID: "com.example.pro", account: "alice"))
@@ -65,6 +66,12 @@ public enum StoreOperation: Sendable, Equatable {
     /// Keeps the consumption information a backend sent for a transaction:
     /// ``SimulatedStore/setConsumptionInformation(_:forTransaction:)``.
     case setConsumptionInformation(ConsumptionInformation, transactionID: UInt64)
+    /// Sets the app account token of a purchase, as the App Store Server API's Set App Account Token does:
+    /// ``SimulatedStore/setAppAccountToken(_:originalTransactionID:)``.
+    case setAppAccountToken(UUID, originalTransactionID: UInt64)
+    /// Finishes a transaction on every device that holds it unfinished, as the App Store Server API's Finish
+    /// Transaction does: ``SimulatedStore/finishTransaction(_:)``.
+    case finishTransaction(UInt64)
     /// Puts accounts in a family, all of them or none: ``SimulatedStore/joinFamily(_:accounts:)``.
     case joinFamily(String, accounts: [String])
     /// Takes an account out of its family: ``SimulatedStore/leaveFamily(account:)``.

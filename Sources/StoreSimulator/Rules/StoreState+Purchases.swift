@@ -46,6 +46,32 @@ extension StoreState {
         records.remove(at: position)
     }
 
+    /// Removes the unfinished entries that report a transaction from every device that holds them
+    /// (``SimulatedStore/finishTransaction(_:)``): the queue's entries but restored copies and entries StoreKit does not
+    /// let an app finish (`.purchasing`, `.deferred`), and the purchases of it made on another device. Returns the
+    /// identifiers removed from each device's queue, by device, in device order, for the devices to hear.
+    mutating func finishEverywhere(_ id: UInt64) throws(StoreSimulatorError) -> [(deviceID: String, ids: [UInt64])] {
+        guard records[id] != nil else { throw SimulatedStore.unknownTransaction(id) }
+        var removed: [(deviceID: String, ids: [UInt64])] = []
+        var held = false
+        for device in devices.holdingTransactions.sorted(by: { $0.id < $1.id }) {
+            let finished = device.unfinished.filter {
+                $0.recordID == id && $0.state != .restored && $0.state != .purchasing && $0.state != .deferred
+            }.map(\.id)
+            if !finished.isEmpty {
+                device.removeAll { finished.contains($0.id) }
+                removed.append((device.id, finished))
+                held = true
+            }
+            if device.otherDevicePurchases.contains(where: { $0.recordID == id }) {
+                device.otherDevicePurchases.removeAll { $0.recordID == id }
+                held = true
+            }
+        }
+        if held, retention == .receiptOnly { dropFinishedRecord(id) }
+        return removed
+    }
+
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
     /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.
