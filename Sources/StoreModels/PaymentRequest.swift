@@ -8,8 +8,10 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
     public let applicationUsername: String?
     /// Whether the payment asks for parental approval in testing (`simulatesAskToBuyInSandbox`).
     public let simulatesAskToBuy: Bool
-    /// The promotional offer to apply, if any.
+    /// The promotional offer to apply, if any (a signed `SKPaymentDiscount` or StoreKit 2 promotional offer).
     public let discount: DiscountRequest?
+    /// The identifier of the win-back offer to apply, if any (StoreKit 2's `winBackOffer(_:)`).
+    public let winBackOfferID: String?
     /// Whether the payment carries `requestData`, which only entitled apps may use.
     public let hasRequestData: Bool
 
@@ -23,7 +25,8 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         applicationUsername: String? = nil,
         simulatesAskToBuy: Bool = false,
         discount: DiscountRequest? = nil,
-        hasRequestData: Bool = false
+        hasRequestData: Bool = false,
+        winBackOfferID: String? = nil
     ) {
         self.productID = productID
         self.quantity = quantity
@@ -31,5 +34,6 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         self.simulatesAskToBuy = simulatesAskToBuy
         self.discount = discount
         self.hasRequestData = hasRequestData
+        self.winBackOfferID = winBackOfferID
     }
 }

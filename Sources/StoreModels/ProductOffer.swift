@@ -1,18 +1,20 @@
 public import Foundation
 
-/// A subscription offer: the introductory offer, or a promotional offer with an identifier.
+/// A subscription offer: the introductory offer, or a promotional or win-back offer with an identifier.
 public struct ProductOffer: Sendable, Hashable, Codable {
-    /// Whether an offer is a product's introductory offer or a promotional one.
+    /// Whether an offer is a product's introductory offer, a promotional one or a win-back one.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// The introductory offer; at most one per subscription group per customer.
         case introductory
         /// A promotional offer, applied with a signed `SKPaymentDiscount`.
         case promotional
+        /// A win-back offer, for customers whose subscription lapsed (StoreKit 2's `winBackOffer(_:)`).
+        case winBack
     }
 
-    /// The offer identifier (promotional offers); `nil` for the introductory offer.
+    /// The offer identifier (promotional and win-back offers); `nil` for the introductory offer.
     public let identifier: String?
-    /// Introductory or promotional.
+    /// Introductory, promotional or win-back.
     public let kind: Kind
     /// How the customer pays during the offer.
     public let paymentMode: OfferPaymentMode
@@ -22,6 +24,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
     public let period: SubscriptionPeriod
     /// How many periods the offer lasts.
     public let numberOfPeriods: Int
+    /// Who may redeem a win-back offer; `nil` for other offers.
+    public let winBackEligibility: WinBackEligibility?
 
     /// Creates an offer.
     public init(
@@ -30,7 +34,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         paymentMode: OfferPaymentMode,
         price: Decimal,
         period: SubscriptionPeriod,
-        numberOfPeriods: Int
+        numberOfPeriods: Int,
+        winBackEligibility: WinBackEligibility? = nil
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -38,6 +43,7 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         self.price = price
         self.period = period
         self.numberOfPeriods = numberOfPeriods
+        self.winBackEligibility = winBackEligibility
     }
 
     /// The date the offer ends if it starts at `date`.

@@ -10,6 +10,8 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
     public let introductoryOffer: ProductOffer?
     /// The promotional offers, by identifier order as listed in the configuration.
     public let promotionalOffers: [ProductOffer]
+    /// The win-back offers, as listed in the configuration (empty in catalogs stored before the store had them).
+    public let winBackOffers: [ProductOffer]
 
     /// Creates subscription information.
     public init(
@@ -17,17 +19,40 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         groupLevel: Int,
         period: SubscriptionPeriod,
         introductoryOffer: ProductOffer? = nil,
-        promotionalOffers: [ProductOffer] = []
+        promotionalOffers: [ProductOffer] = [],
+        winBackOffers: [ProductOffer] = []
     ) {
         self.groupID = groupID
         self.groupLevel = groupLevel
         self.period = period
         self.introductoryOffer = introductoryOffer
         self.promotionalOffers = promotionalOffers
+        self.winBackOffers = winBackOffers
+    }
+
+    /// Decodes subscription information; a catalog stored before the store had win-back offers has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        groupID = try container.decode(String.self, forKey: .groupID)
+        groupLevel = try container.decode(Int.self, forKey: .groupLevel)
+        period = try container.decode(SubscriptionPeriod.self, forKey: .period)
+        introductoryOffer = try container.decodeIfPresent(ProductOffer.self, forKey: .introductoryOffer)
+        promotionalOffers = try container.decode([ProductOffer].self, forKey: .promotionalOffers)
+        winBackOffers = try container.decodeIfPresent([ProductOffer].self, forKey: .winBackOffers) ?? []
     }
 
     /// The promotional offer with the given identifier.
     public func promotionalOffer(identifier: String) -> ProductOffer? {
         promotionalOffers.first { $0.identifier == identifier }
+    }
+
+    /// The win-back offer with the given identifier.
+    public func winBackOffer(identifier: String) -> ProductOffer? {
+        winBackOffers.first { $0.identifier == identifier }
+    }
+
+    /// The promotional or win-back offer with the given identifier: the offer a transaction's offer identifier names.
+    public func offer(identifier: String) -> ProductOffer? {
+        promotionalOffer(identifier: identifier) ?? winBackOffer(identifier: identifier)
     }
 }

@@ -43,7 +43,7 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var isTrialPeriod: Bool
     /// Whether the period is a paid introductory offer.
     public var isInIntroOfferPeriod: Bool
-    /// The promotional offer applied, if any.
+    /// The promotional or win-back offer applied, if any.
     public var promotionalOfferID: String?
     /// The app's account identifier from the payment.
     public var applicationUsername: String?

@@ -201,7 +201,8 @@ final class StoreKitClient: Sendable {
         guard let definition = store.catalog.product(productID) else { return }
         let settings = store.settings
         let product = Product(definition, storefront: settings.storefront, locale: settings.locale, client: self)
-        let offer = offerID.flatMap { id in product.subscription?.promotionalOffers.first { $0.id == id } }
+        let offers = (product.subscription?.promotionalOffers ?? []) + (product.subscription?.winBackOffers ?? [])
+        let offer = offerID.flatMap { id in offers.first { $0.id == id } }
         let intent = PurchaseIntent(product: product, offer: offer)
         let listeners = state.withLock { state -> [AsyncListener<PurchaseIntent>] in
             state.intentListeners = state.intentListeners.filter { $0.listener != nil }
@@ -330,6 +331,7 @@ final class StoreKitClient: Sendable {
         var token: UUID?
         var discount: DiscountRequest?
         var askToBuy = false
+        var winBackOfferID: String?
         for option in options {
             switch option.kind {
             case .quantity(let value): quantity = value
@@ -338,6 +340,7 @@ final class StoreKitClient: Sendable {
                 discount = DiscountRequest(
                     offerID: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
+            case .winBackOffer(let offer): winBackOfferID = offer.id
             case .simulatesAskToBuy(let value): askToBuy = value
             case .custom, .onStorefrontChange: break
             }
@@ -345,7 +348,7 @@ final class StoreKitClient: Sendable {
         guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }
         return PaymentRequest(
             productID: product.id, quantity: quantity, applicationUsername: token?.uuidString.lowercased(),
-            simulatesAskToBuy: askToBuy, discount: discount)
+            simulatesAskToBuy: askToBuy, discount: discount, winBackOfferID: winBackOfferID)
     }
 
     /// The StoreKit 2 error of a failed purchase.

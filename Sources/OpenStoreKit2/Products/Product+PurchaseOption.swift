@@ -10,6 +10,7 @@ extension Product {
             case simulatesAskToBuy(Bool)
             case custom(key: String, value: String)
             case onStorefrontChange(StorefrontChangeHandler)
+            case winBackOffer(Product.SubscriptionOffer)
         }
 
         let kind: Kind
@@ -53,6 +54,15 @@ extension Product {
             PurchaseOption(
                 .promotionalOffer(
                     offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// Applies a win-back offer of the product (one of ``Product/SubscriptionInfo/winBackOffers``): the store
+        /// checks that the customer may redeem it now (``Product/SubscriptionInfo/RenewalInfo/eligibleWinBackOfferIDs``
+        /// lists it) and fails the purchase with ``Product/PurchaseError/ineligibleForOffer`` if not.
+        ///
+        /// - Parameter offer: The win-back offer.
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption {
+            PurchaseOption(.winBackOffer(offer))
         }
 
         /// Decides whether the purchase goes on when the device's App Store storefront changes while it is in

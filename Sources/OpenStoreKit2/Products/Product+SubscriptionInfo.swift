@@ -8,6 +8,9 @@ extension Product {
         public let introductoryOffer: Product.SubscriptionOffer?
         /// The promotional offers.
         public let promotionalOffers: [Product.SubscriptionOffer]
+        /// The win-back offers of the subscription, whether or not the customer may redeem them (iOS 18): the
+        /// renewal info's ``RenewalInfo/eligibleWinBackOfferIDs`` says which the customer may.
+        public let winBackOffers: [Product.SubscriptionOffer]
         /// The subscription group's identifier.
         public let subscriptionGroupID: String
         /// The length of one period.
@@ -21,6 +24,9 @@ extension Product {
                 SubscriptionOffer($0, currencyCode: currencyCode, locale: locale)
             }
             promotionalOffers = info.promotionalOffers.map {
+                SubscriptionOffer($0, currencyCode: currencyCode, locale: locale)
+            }
+            winBackOffers = info.winBackOffers.map {
                 SubscriptionOffer($0, currencyCode: currencyCode, locale: locale)
             }
             subscriptionGroupID = info.groupID
@@ -63,6 +69,7 @@ extension Product {
         /// Two infos are equal when they describe the same subscription.
         public static func == (lhs: SubscriptionInfo, rhs: SubscriptionInfo) -> Bool {
             lhs.introductoryOffer == rhs.introductoryOffer && lhs.promotionalOffers == rhs.promotionalOffers
+                && lhs.winBackOffers == rhs.winBackOffers
                 && lhs.subscriptionGroupID == rhs.subscriptionGroupID
                 && lhs.subscriptionPeriod == rhs.subscriptionPeriod && lhs.groupLevel == rhs.groupLevel
         }

@@ -2,7 +2,7 @@ public import Foundation
 import StoreModels
 
 extension Product {
-    /// An offer of a subscription: introductory or promotional.
+    /// An offer of a subscription: introductory, promotional or win-back.
     public struct SubscriptionOffer: Equatable, Hashable, Sendable {
         /// The kind of an offer.
         public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
@@ -75,7 +75,12 @@ extension Product {
 
         init(_ offer: ProductOffer, currencyCode: String, locale: Locale) {
             id = offer.kind == .introductory ? nil : offer.identifier
-            type = offer.kind == .introductory ? .introductory : .promotional
+            type =
+                switch offer.kind {
+                case .introductory: .introductory
+                case .promotional: .promotional
+                case .winBack: .winBack
+                }
             price = offer.price
             displayPrice = Product.format(offer.price, currencyCode: currencyCode, locale: locale)
             period = Product.SubscriptionPeriod(offer.period)

@@ -58,6 +58,9 @@ extension Product.SubscriptionInfo {
         /// The offer that applies at the next renewal: its kind, identifier, payment mode and period (iOS 18); `nil`
         /// when none does.
         public let offer: Transaction.Offer?
+        /// The win-back offers the customer may redeem now, best first (iOS 18): empty while the subscription is
+        /// active, in a billing grace period or billing retry, or when no offer's conditions are met.
+        public let eligibleWinBackOfferIDs: [String]
         /// The app account token of the subscription's latest purchase, if it had one (iOS 18.4).
         public let appAccountToken: UUID?
         /// The identifier of the app's download transaction (back-deployed).
@@ -101,6 +104,7 @@ extension Product.SubscriptionInfo {
             offer = Transaction.Offer(
                 type: payload.offerType, id: payload.offerIdentifier, discountType: payload.offerDiscountType,
                 period: payload.offerPeriod)
+            eligibleWinBackOfferIDs = payload.eligibleWinBackOfferIds ?? []
             appAccountToken = payload.appAccountToken.flatMap { UUID(uuidString: $0) }
             appTransactionID = payload.appTransactionId ?? ""
             renewalPrice = payload.renewalPrice.map(Transaction.units(fromMilliUnits:))

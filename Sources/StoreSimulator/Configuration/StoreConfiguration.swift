@@ -251,14 +251,50 @@ private struct ConfigurationReader {
         }
         let priceText = try optionalString(object, "displayPrice", at: path) ?? "0"
         return ProductOffer(
-            identifier: kind == .promotional ? try string(object, "offerID", at: path) : nil,
+            identifier: kind == .introductory ? nil : try string(object, "offerID", at: path),
             kind: kind,
             paymentMode: mode,
             price: mode == .freeTrial ? 0 : try decimal(priceText, at: join(path, "displayPrice")),
             period: try period(
                 try string(object, "subscriptionPeriod", at: path), at: join(path, "subscriptionPeriod")),
-            numberOfPeriods: max(1, try optionalInt(object, "numberOfPeriods", at: path) ?? 1)
+            numberOfPeriods: max(1, try optionalInt(object, "numberOfPeriods", at: path) ?? 1),
+            winBackEligibility: kind == .winBack ? try winBackEligibility(object, at: path) : nil
         )
+    }
+
+    /// The conditions of a win-back offer, under App Store Connect's names for them (docs/decisions.md 96).
+    func winBackEligibility(_ object: [String: JSONValue], at path: String) throws(StoreSimulatorError)
+        -> WinBackEligibility
+    {
+        func months(_ object: [String: JSONValue], _ key: String, at path: String) throws(StoreSimulatorError) -> Int? {
+            guard let value = try optionalInt(object, key, at: path) else { return nil }
+            guard value >= 0 else {
+                throw fail(join(path, key), "expected a number of months, 0 or more, found \(value)")
+            }
+            return value
+        }
+        var eligibility = WinBackEligibility(
+            paidSubscriptionDurationInMonths: try months(
+                object, "customerEligibilityPaidSubscriptionDurationInMonths", at: path),
+            waitBetweenOffersInMonths: try months(object, "customerEligibilityWaitBetweenOffersInMonths", at: path))
+        let rangeKey = "customerEligibilityTimeSinceLastSubscribedInMonths"
+        if let range = try optionalObject(object, rangeKey, at: path) {
+            let rangePath = join(path, rangeKey)
+            eligibility.minimumMonthsSinceLastSubscribed = try months(range, "minimum", at: rangePath)
+            eligibility.maximumMonthsSinceLastSubscribed = try months(range, "maximum", at: rangePath)
+            if let minimum = eligibility.minimumMonthsSinceLastSubscribed,
+                let maximum = eligibility.maximumMonthsSinceLastSubscribed, minimum > maximum
+            {
+                throw fail(rangePath, "minimum \(minimum) is more than maximum \(maximum)")
+            }
+        }
+        if let name = try optionalString(object, "priority", at: path) {
+            guard let priority = WinBackEligibility.Priority(rawValue: name) else {
+                throw fail(join(path, "priority"), "unknown priority \"\(name)\"; expected HIGH or NORMAL")
+            }
+            eligibility.priority = priority
+        }
+        return eligibility
     }
 
     func subscriptionInfo(_ object: [String: JSONValue], groupID: String, at path: String) throws(StoreSimulatorError)
@@ -275,12 +311,25 @@ private struct ConfigurationReader {
         for (index, item) in try optionalArray(object, "adHocOffers", at: path).enumerated() {
             promotional.append(try offer(item, kind: .promotional, at: join(path, "adHocOffers[\(index)]")))
         }
+        var winBack: [ProductOffer] = []
+        for (index, item) in try optionalArray(object, "winbackOffers", at: path).enumerated() {
+            let offerPath = join(path, "winbackOffers[\(index)]")
+            let offer = try offer(item, kind: .winBack, at: offerPath)
+            if (promotional + winBack).contains(where: { $0.identifier == offer.identifier }) {
+                throw fail(
+                    join(offerPath, "offerID"),
+                    "\"\(offer.identifier ?? "")\" names another offer of this subscription; each offer needs its own "
+                        + "identifier")
+            }
+            winBack.append(offer)
+        }
         return SubscriptionInfo(
             groupID: try optionalString(object, "subscriptionGroupID", at: path) ?? groupID,
             groupLevel: try optionalInt(object, "groupNumber", at: path) ?? 1,
             period: try period(periodText, at: join(path, "recurringSubscriptionPeriod")),
             introductoryOffer: intro,
-            promotionalOffers: promotional
+            promotionalOffers: promotional,
+            winBackOffers: winBack
         )
     }
 

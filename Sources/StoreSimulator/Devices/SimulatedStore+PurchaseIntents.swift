@@ -10,7 +10,7 @@ extension SimulatedStore {
     ///
     /// - Parameters:
     ///   - productID: The product, which must be in the catalog.
-    ///   - offerID: An offer of the subscription to apply (one of its promotional offers), or `nil`.
+    ///   - offerID: An offer of the subscription to apply (one of its promotional or win-back offers), or `nil`.
     ///   - account: The customer.
     /// - Throws: `unknownProduct` for a product the catalog lacks; `invalidAction` for an offer the product does not
     ///   have.
@@ -21,9 +21,10 @@ extension SimulatedStore {
         guard let product = catalog.product(productID) else {
             throw StoreSimulatorError(.unknownProduct, "no product has identifier \(productID) in the store's catalog")
         }
-        if let offerID, product.subscription?.promotionalOffer(identifier: offerID) == nil {
+        if let offerID, product.subscription?.offer(identifier: offerID) == nil {
             throw StoreSimulatorError(
-                .invalidAction, "\(productID) has no offer \(offerID): give one of its promotional offers, or none")
+                .invalidAction,
+                "\(productID) has no offer \(offerID): give one of its promotional or win-back offers, or none")
         }
         broadcast(.purchaseIntent(productID: productID, offerID: offerID), account: account)
     }

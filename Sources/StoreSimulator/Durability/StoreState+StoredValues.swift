@@ -101,7 +101,7 @@ extension StoreState {
             guard let info = product.subscription else { continue }
             let field = "product \(product.id)"
             try Self.checkPeriod(info.period, table, "configuration", "\(field) subscription period")
-            for offer in [info.introductoryOffer].compactMap({ $0 }) + info.promotionalOffers {
+            for offer in [info.introductoryOffer].compactMap({ $0 }) + info.promotionalOffers + info.winBackOffers {
                 let name = "\(field) offer \(offer.identifier ?? "introductory")"
                 try Self.checkPeriod(offer.period, table, "configuration", "\(name) period")
                 try Self.require(

@@ -28,6 +28,16 @@ extension SimulatedStore {
         state.withLock { $0.isEligibleForIntroductoryOffer(account: account, groupID: groupID) }
     }
 
+    /// The identifiers of the win-back offers an account may redeem in a subscription group now, best first: none
+    /// until its subscription lapsed (expired, not in a billing grace period or billing retry), then those whose
+    /// conditions the account meets (docs/decisions.md 96). A purchase with a win-back offer applies the same rule.
+    public func eligibleWinBackOfferIDs(groupID: String, account: String = SimulatedStore.defaultAccount) -> [String] {
+        let now = clock.now
+        return state.withLock {
+            $0.eligibleWinBackOffers(account: account, groupID: groupID, now: now).compactMap(\.identifier)
+        }
+    }
+
     /// The transactions a view of an account's purchase history lists, oldest first.
     public func transactionHistory(of account: String = SimulatedStore.defaultAccount, view: TransactionHistoryView)
         -> [TransactionRecord]
@@ -40,6 +50,7 @@ extension SimulatedStore {
     /// with what their renewal info is signed from). `nil` when no transaction has the identifier.
     public func customer(ofTransaction id: UInt64, including parts: StoreCustomer.Parts = []) -> StoreCustomer? {
         let environment = jwsEnvironment
+        let now = clock.now
         return state.withLock { state -> StoreCustomer? in
             guard let transaction = state.records[id] else { return nil }
             let account = transaction.account
@@ -49,7 +60,8 @@ extension SimulatedStore {
             if parts.contains(.subscriptionStatuses) {
                 statuses = state.subscriptionStatuses(of: account, groupID: nil)
                 for status in statuses {
-                    renewals[status.originalID] = state.renewalSource(originalTransactionID: status.originalID)
+                    renewals[status.originalID] = state.renewalSource(
+                        originalTransactionID: status.originalID, now: now)
                     latest[status.transactionID] = state.records[status.transactionID]
                 }
             }

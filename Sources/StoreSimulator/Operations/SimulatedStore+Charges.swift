@@ -23,7 +23,7 @@ extension SimulatedStore {
         if record.isTrialPeriod { return 0 }
         let offer: ProductOffer?
         if let identifier = record.promotionalOfferID {
-            offer = product.subscription?.promotionalOffer(identifier: identifier)
+            offer = product.subscription?.offer(identifier: identifier)
         } else if record.isInIntroOfferPeriod {
             offer = product.subscription?.introductoryOffer
         } else {

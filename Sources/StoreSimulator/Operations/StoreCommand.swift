@@ -425,13 +425,21 @@ extension JournalWriter {
         optionalString(request.applicationUsername)
         bool(request.simulatesAskToBuy)
         bool(request.hasRequestData)
-        guard let discount = request.discount else { return byte(0) }
-        byte(1)
-        string(discount.offerID)
-        string(discount.keyID)
-        string(discount.nonce)
-        string(discount.signature)
-        int64(discount.timestamp)
+        // The offer: 0 none, 1 a promotional offer's discount, 2 a win-back offer (files written before win-back
+        // offers hold only 0 and 1).
+        if let discount = request.discount {
+            byte(1)
+            string(discount.offerID)
+            string(discount.keyID)
+            string(discount.nonce)
+            string(discount.signature)
+            int64(discount.timestamp)
+        } else if let winBackOfferID = request.winBackOfferID {
+            byte(2)
+            string(winBackOfferID)
+        } else {
+            byte(0)
+        }
     }
 
     fileprivate mutating func optionalInt(_ value: Int?) {
@@ -464,15 +472,26 @@ extension JournalReader {
         let askToBuy = try bool("the payment's Ask to Buy flag")
         let requestData = try bool("the payment's request data flag")
         var discount: DiscountRequest?
-        if try bool("the presence of the payment's discount") {
+        var winBackOfferID: String?
+        let offerStart = offset
+        switch try byte("the kind of the payment's offer") {
+        case 0:
+            break
+        case 1:
             discount = DiscountRequest(
                 offerID: try string("the discount's offer"), keyID: try string("the discount's key"),
                 nonce: try string("the discount's nonce"), signature: try string("the discount's signature"),
                 timestamp: try int64("the discount's timestamp"))
+        case 2:
+            winBackOfferID = try string("the payment's win-back offer")
+        case let other:
+            throw Failure(
+                offset: offerStart,
+                message: "the kind of the payment's offer is \(other), not 0 (none), 1 (discount) or 2 (win-back)")
         }
         return PaymentRequest(
             productID: productID, quantity: quantity, applicationUsername: username, simulatesAskToBuy: askToBuy,
-            discount: discount, hasRequestData: requestData)
+            discount: discount, hasRequestData: requestData, winBackOfferID: winBackOfferID)
     }
 
     fileprivate mutating func consumptionInformation() throws(Failure) -> ConsumptionInformation {

@@ -1,3 +1,4 @@
+import Foundation
 import StoreModels
 import Synchronization
 
@@ -98,16 +99,22 @@ extension StoreState {
         var history: [TransactionRecord]
         /// The member's first shared transaction, for a shared subscription; `nil` for an account's own.
         var sharedOriginalID: UInt64?
+        /// The win-back offers the subscriber may redeem, best first; empty for a shared subscription, whose member
+        /// is not the subscriber.
+        var eligibleWinBackOfferIDs: [String] = []
     }
 
     /// What the renewal info of the subscription that began with a transaction is signed from: an account's own
     /// subscription, or the purchaser's subscription a member's first shared transaction shares. `nil` when it is
-    /// neither.
-    func renewalSource(originalTransactionID id: UInt64) -> RenewalSource? {
+    /// neither. `now` is the store's clock, at which the win-back offers the subscriber may redeem are found.
+    func renewalSource(originalTransactionID id: UInt64, now: Date) -> RenewalSource? {
         if let match = subscription(originalID: id) {
+            let history = records(of: match.account).filter { $0.originalID == id }
             return RenewalSource(
-                subscription: match, history: records(of: match.account).filter { $0.originalID == id },
-                sharedOriginalID: nil)
+                subscription: match, history: history, sharedOriginalID: nil,
+                eligibleWinBackOfferIDs: Self.eligibleWinBackOffers(
+                    of: match, history: history, catalog: configuration.catalog, now: now
+                ).compactMap(\.identifier))
         }
         guard let first = records[id], first.originalID == id, first.productType == .autoRenewableSubscription,
             let sourceID = first.sharedFromID, let source = records[sourceID],

@@ -74,7 +74,8 @@ extension StoreState {
 
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
-    /// transactions, interrupted purchases, Ask to Buy; then grants the purchase.
+    /// transactions, interrupted purchases, Ask to Buy; then grants the purchase. The offer is a promotional offer's
+    /// signed discount or a win-back offer (``eligibleWinBackOffers(account:groupID:now:)``).
     mutating func decide(
         _ transaction: inout DeviceTransaction, deviceID: String, account: String, now: Date, appBundleID: String
     ) {
@@ -131,6 +132,18 @@ extension StoreState {
             case .failure(let failure): return fail(failure)
             }
         }
+        if let winBackOfferID = request.winBackOfferID {
+            guard request.discount == nil else {
+                return fail(
+                    StoreFailure(
+                        .invalidOfferIdentifier, "a payment applies one offer: a promotional offer or a win-back offer")
+                )
+            }
+            switch validateWinBackOffer(winBackOfferID, for: product, account: account, now: now) {
+            case .success(let valid): offer = valid
+            case .failure(let failure): return fail(failure)
+            }
+        }
         let outcome: ScriptedOutcome
         if let scripted = takeScriptedOutcome(for: product.id) {
             outcome = scripted
@@ -182,6 +195,14 @@ extension StoreState {
         guard let subscription = product.subscription,
             let offer = subscription.promotionalOffer(identifier: discount.offerID)
         else {
+            if product.subscription?.winBackOffer(identifier: discount.offerID) != nil {
+                // Win-back offers are StoreKit 2's alone: no signed discount applies one (docs/decisions.md 96).
+                return .failure(
+                    StoreFailure(
+                        .invalidOfferIdentifier,
+                        "\"\(discount.offerID)\" is a win-back offer of \(product.id), not a promotional offer; a "
+                            + "win-back offer is applied with StoreKit 2's Product.PurchaseOption.winBackOffer(_:)"))
+            }
             return .failure(
                 StoreFailure(.invalidOfferIdentifier, "\(product.id) has no promotional offer \"\(discount.offerID)\"")
             )
@@ -352,7 +373,7 @@ extension StoreState {
             record.isTrialPeriod = offer?.paymentMode == .freeTrial
             record.isInIntroOfferPeriod =
                 offer != nil && offer?.kind == .introductory && offer?.paymentMode != .freeTrial
-            record.promotionalOfferID = offer?.kind == .promotional ? offer?.identifier : nil
+            record.promotionalOfferID = offer?.kind == .introductory ? nil : offer?.identifier
             record.autoRenewEnabled = true
             record.isRenewal = false
             var subscription = SubscriptionState(

@@ -195,7 +195,7 @@ extension StoreState {
             webOrderLineItemID: allocateWebOrderLineItemID(),
             isTrialPeriod: offer?.paymentMode == .freeTrial,
             isInIntroOfferPeriod: offer?.kind == .introductory && offer?.paymentMode != .freeTrial,
-            promotionalOfferID: offer?.kind == .promotional ? offer?.identifier : nil,
+            promotionalOfferID: offer?.kind == .introductory ? nil : offer?.identifier,
             applicationUsername: latest.applicationUsername,
             autoRenewEnabled: true
         )

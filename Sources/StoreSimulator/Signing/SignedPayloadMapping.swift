@@ -100,9 +100,9 @@ public struct SignedPayloadMapping: Sendable, Hashable {
     {
         let offer: ProductOffer?
         if let identifier = record.promotionalOfferID {
-            payload.offerType = .promotional
+            offer = product?.subscription?.offer(identifier: identifier)
+            payload.offerType = offer?.kind == .winBack ? .winBack : .promotional
             payload.offerIdentifier = identifier
-            offer = product?.subscription?.promotionalOffer(identifier: identifier)
         } else if record.isTrialPeriod || record.isInIntroOfferPeriod {
             payload.offerType = .introductory
             offer = product?.subscription?.introductoryOffer
@@ -125,11 +125,14 @@ public struct SignedPayloadMapping: Sendable, Hashable {
     ///   - subscription: The subscription of one account in one group.
     ///   - history: The account's records (for the latest period's app account token and the start of the current run
     ///     of continuous subscription); records of other subscriptions are ignored.
+    ///   - eligibleWinBackOfferIDs: The win-back offers the subscriber may redeem, best first, as the store's rule
+    ///     gives them (`eligibleWinBackOfferIds`, absent when empty).
     ///   - signedDate: The store's clock when it signs.
     /// - Returns: The payload.
-    public func renewalInfo(_ subscription: SubscriptionState, history: [TransactionRecord], signedDate: Date)
-        -> JWSRenewalInfo
-    {
+    public func renewalInfo(
+        _ subscription: SubscriptionState, history: [TransactionRecord], eligibleWinBackOfferIDs: [String] = [],
+        signedDate: Date
+    ) -> JWSRenewalInfo {
         let periods = history.filter { $0.originalID == subscription.originalID && $0.state == .purchased }
             .sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
         let latest = periods.last { $0.id == subscription.latestRecordID } ?? periods.last
@@ -150,8 +153,13 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         let renewalProduct = catalog.product(subscription.renewalProductID)
         var renewalPrice = renewalProduct?.price
         if let offer = subscription.offer, subscription.offerPeriodsLeft > 0 {
-            payload.offerType = offer.kind == .promotional ? .promotional : .introductory
-            payload.offerIdentifier = offer.kind == .promotional ? offer.identifier : nil
+            payload.offerType =
+                switch offer.kind {
+                case .introductory: .introductory
+                case .promotional: .promotional
+                case .winBack: .winBack
+                }
+            payload.offerIdentifier = offer.kind == .introductory ? nil : offer.identifier
             payload.offerDiscountType = Self.discountType(offer.paymentMode)
             payload.offerPeriod = Self.duration(of: offer)
             renewalPrice = offer.paymentMode == .freeTrial ? 0 : offer.price
@@ -165,6 +173,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         payload.environment = environment
         payload.appAccountToken = Self.appAccountToken(latest?.applicationUsername)
         payload.appTransactionId = Self.appTransactionID(account: subscription.account)
+        payload.eligibleWinBackOfferIds = eligibleWinBackOfferIDs.isEmpty ? nil : eligibleWinBackOfferIDs
         return payload
     }
 

@@ -133,9 +133,10 @@ extension SimulatedStore {
         -> StoreSignedValue<JWSRenewalInfo>
     {
         let environment = jwsEnvironment
+        let now = clock.now
         let (found, mapping) = state.withLock {
             (
-                $0.renewalSource(originalTransactionID: originalTransactionID),
+                $0.renewalSource(originalTransactionID: originalTransactionID, now: now),
                 payloadMapping(of: $0, environment: environment)
             )
         }
@@ -214,13 +215,16 @@ extension SimulatedStore {
     {
         let subscription = source.subscription
         if let sharedOriginalID = source.sharedOriginalID {
-            var payload = mapping.renewalInfo(subscription, history: source.history, signedDate: clock.now)
+            var payload = mapping.renewalInfo(
+                subscription, history: source.history, eligibleWinBackOfferIDs: source.eligibleWinBackOfferIDs,
+                signedDate: clock.now)
             payload.originalTransactionId = String(sharedOriginalID)
             return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
         }
         let key = subscription.originalID
         var unsigned = mapping.renewalInfo(
-            subscription, history: source.history, signedDate: Date(timeIntervalSince1970: 0))
+            subscription, history: source.history, eligibleWinBackOfferIDs: source.eligibleWinBackOfferIDs,
+            signedDate: Date(timeIntervalSince1970: 0))
         unsigned.signedDate = nil
         return try signed(
             unsigned, cached: { $0.renewals[key] }, store: { $0.renewals[key] = $1 },
@@ -262,7 +266,11 @@ extension SimulatedStore {
             }
         }
         history.append(change.transaction)
-        let payload = payloadMapping.renewalInfo(subscription, history: history, signedDate: change.date)
+        let eligible = StoreState.eligibleWinBackOffers(
+            of: subscription, history: history, catalog: catalog, now: change.date)
+        let payload = payloadMapping.renewalInfo(
+            subscription, history: history, eligibleWinBackOfferIDs: eligible.compactMap(\.identifier),
+            signedDate: change.date)
         return try signed(payload, cached: { _ in nil }, store: { _, _ in }, dated: { _, _ in })
     }
 
