@@ -518,7 +518,8 @@ final class FeedInterpreter {
     /// devices share an identifier).
     private func ensureUser(_ name: String, device: String) {
         let seat = Self.seat(name, device)
-        guard users[seat] == nil else { return }
+        // Looked up without copying the user out (its queue, observers and delegate retained and released).
+        guard users.index(forKey: seat) == nil else { return }
         let deviceID =
             device != Self.mainDevice
             ? "device-\(name) \(device)"
