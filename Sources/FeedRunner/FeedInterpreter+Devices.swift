@@ -9,7 +9,8 @@ extension FeedInterpreter {
     /// devices share an identifier).
     func ensureUser(_ name: String, device: String) {
         let seat = FeedWorld.seat(name, device)
-        guard world.devices[seat] == nil else { return }
+        // Looked up without copying the device out (its queue, observers and delegate retained and released).
+        guard world.devices.index(forKey: seat) == nil else { return }
         let deviceID =
             device != FeedWorld.mainDevice
             ? "device-\(name) \(device)"

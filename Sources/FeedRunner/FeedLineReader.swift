@@ -62,14 +62,21 @@ struct FeedLineReader {
     }
 
     private mutating func emit(_ body: (Int, Substring) throws(FeedError) -> Void) throws(FeedError) {
-        var bytes = pending[...]
-        if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        try FeedText.check(bytes, file: file, line: lineNumber)
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Read through a function of its own, so that no slice of the buffer outlives it: emptying a buffer a slice
+        // still shares would allocate a new one for every line.
+        let text = try checkedLine()
         pending.removeAll(keepingCapacity: true)
         let number = lineNumber
         lineNumber += 1
         try body(number, text[...])
+    }
+
+    /// The line collected, without a byte order mark on the first line, checked to be text.
+    private func checkedLine() throws(FeedError) -> String {
+        var bytes = pending[...]
+        if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        try FeedText.check(bytes, file: file, line: lineNumber)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The error for a line longer than the limit: `notText` if its first bytes are not text (a binary file, whose

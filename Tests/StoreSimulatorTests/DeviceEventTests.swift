@@ -152,4 +152,29 @@ struct DeviceEventTests {
         store.runUntilIdle()
         #expect(late.events.isEmpty, "what was decided before it connected is in its unfinished transactions")
     }
+
+    @Test("A purchase reaches the devices signed in to the account now, as devices change accounts")
+    func purchasesFollowAccounts() throws {
+        let store = SimulatedStore(lane: .manual)
+        let phone = store.connect(deviceID: "phone", account: "alice", frontEnd: "tests", listener: EventLog())
+        let tablet = store.connect(deviceID: "tablet", account: "alice", frontEnd: "tests", listener: EventLog())
+        let first = phone.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(tablet.otherDevicePurchases.map(\.id) == [first])
+        // The tablet signs in to bob, alone there: neither account has another device to tell.
+        let bobsTablet = store.connect(deviceID: "tablet", account: "bob", frontEnd: "tests", listener: EventLog())
+        let alone = phone.submit(PaymentRequest(productID: "com.example.coins100"))
+        let bobs = bobsTablet.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(phone.unfinishedTransaction(alone)?.state == .purchased)
+        #expect(bobsTablet.otherDevicePurchases.map(\.id) == [first], "nothing new from alice's phone")
+        #expect(phone.otherDevicePurchases.isEmpty, "nothing from bob's tablet")
+        // A watch joins bob: the tablet's purchases reach it, not alice's phone.
+        let watch = store.connect(deviceID: "watch", account: "bob", frontEnd: "tests", listener: EventLog())
+        let shared = bobsTablet.submit(PaymentRequest(productID: "com.example.coins100"))
+        store.runUntilIdle()
+        #expect(watch.otherDevicePurchases.map(\.id) == [shared])
+        #expect(phone.otherDevicePurchases.isEmpty)
+        #expect(!watch.otherDevicePurchases.contains { $0.id == bobs })
+    }
 }

@@ -65,6 +65,7 @@ struct DeviceDirectory: Sendable, Sequence {
     subscript(id: String) -> StoreState.Device? {
         get { byID[id] }
         set {
+            let stored = newValue != nil && byID[id] !== newValue
             byID[id] = newValue
             if let newValue, newValue.holders !== holders {
                 newValue.holders = holders
@@ -80,12 +81,20 @@ struct DeviceDirectory: Sendable, Sequence {
             }
             let account = newValue?.account
             let filed = filedAccount[id]
-            guard account != filed else { return }
-            if let filed { byAccount[filed]?.removeAll { $0 == id } }
+            guard account != filed else {
+                // A device object stored in place of another under the same account learns whether it shares it.
+                if stored, let account { noteSharing(of: account) }
+                return
+            }
+            if let filed {
+                byAccount[filed]?.removeAll { $0 == id }
+                noteSharing(of: filed)
+            }
             filedAccount[id] = account
             if let account {
                 let position = byAccount[account]?.partitionPoint(before: id) ?? 0
                 byAccount[account, default: []].insert(id, at: position)
+                noteSharing(of: account)
             }
         }
     }
@@ -106,6 +115,12 @@ struct DeviceDirectory: Sendable, Sequence {
         changes.devices = []
         for device in changed { device.changeNoted = false }
         return changed
+    }
+
+    /// Tells each device of an account whether another device shares the account (``StoreState/Device/sharesAccount``).
+    private func noteSharing(of account: String) {
+        let ids = byAccount[account] ?? []
+        for id in ids { byID[id]?.sharesAccount = ids.count > 1 }
     }
 
     /// The identifiers of the devices signed in to an account, in ascending order.

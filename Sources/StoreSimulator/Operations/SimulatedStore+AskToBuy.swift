@@ -40,7 +40,7 @@ extension SimulatedStore {
             device.queue[index].transaction.transactionDate = now
             device.queue[index].transaction.recordID = grantedID
             elsewhere = state.tellOtherDevices(
-                of: device.queue[index].transaction, boughtOn: deviceID, account: record.account)
+                of: device.queue[index].transaction, boughtOn: device, account: record.account)
             return (deviceID, device.queue[index].transaction)
         }
         if let deviceID, let update { send(.updated([update]), to: deviceID) }

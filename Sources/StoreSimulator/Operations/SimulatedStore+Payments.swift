@@ -84,7 +84,7 @@ extension SimulatedStore {
                 journal?.record(.processPayment(transactionID, deviceID: device.id, continues: true))
                 state.decide(at: index, of: device, now: now, appBundleID: app.bundleIdentifier)
                 elsewhere = state.tellOtherDevices(
-                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
+                    of: device.queue[index].transaction, boughtOn: device, account: device.account)
             }
             decided = device.queue[index].transaction
             record = state.record(reportedBy: device.queue[index].transaction)
@@ -109,7 +109,7 @@ extension SimulatedStore {
             if keepGoing {
                 state.decide(at: index, of: device, now: now, appBundleID: app.bundleIdentifier)
                 elsewhere = state.tellOtherDevices(
-                    of: device.queue[index].transaction, boughtOn: device.id, account: device.account)
+                    of: device.queue[index].transaction, boughtOn: device, account: device.account)
             } else {
                 state.failForStorefront(at: index, of: device, storefront)
             }

@@ -125,42 +125,66 @@ struct RecordTable: Sendable {
                 rows.append(newValue)
             }
         }
+        // The coroutine's frame is allocated at every call: it holds no record, only the fields the indexes need,
+        // so that it stays a small allocation (with copies of whole records it took 1,560 bytes, which glibc serves
+        // as a large request that first consolidates its fast bins, walking freed chunks all over the heap).
         _modify {
             if tracksChanges { changed.insert(id) }
             if let position = positions[id] {
-                let account = rows[position]!.account
-                let productID = rows[position]!.productID
-                let originalID = rows[position]!.originalID
-                defer {
-                    if let record = rows[position] {
-                        if record.account != account || record.productID != productID {
-                            unindex(id, account: account, productID: productID)
-                            index(id, account: record.account, productID: record.productID)
-                        }
-                        if record.originalID != originalID {
-                            unlink(id, from: originalID)
-                            link(id, to: record.originalID)
-                        }
-                    } else {
-                        unindex(id, account: account, productID: productID)
-                        unlink(id, from: originalID)
-                        removeRow(at: position, id: id)
-                    }
-                }
+                let filed = filing(at: position)
+                defer { refile(id, at: position, from: filed) }
                 yield &rows[position]
             } else {
                 var added: TransactionRecord? = nil
-                defer {
-                    if let added {
-                        positions[id] = rows.count
-                        rows.append(added)
-                        index(id, account: added.account, productID: added.productID)
-                        link(id, to: added.originalID)
-                    }
-                }
+                defer { add(id, &added) }
                 yield &added
             }
         }
+    }
+
+    /// What a record is filed under in the indexes: its account, its product and its original.
+    private struct Filing {
+        var account: String
+        var productID: String
+        var originalID: UInt64
+    }
+
+    /// What the record at a position is filed under, read in place.
+    @inline(never)
+    private func filing(at position: Int) -> Filing {
+        Filing(
+            account: rows[position]!.account, productID: rows[position]!.productID,
+            originalID: rows[position]!.originalID)
+    }
+
+    /// After a change in place of the record at a position, filed under `filed` before: moves it in the indexes if
+    /// the change moved its account, product or original, or removes its row if the change removed it.
+    @inline(never)
+    private mutating func refile(_ id: UInt64, at position: Int, from filed: Filing) {
+        guard rows[position] != nil else {
+            unindex(id, account: filed.account, productID: filed.productID)
+            unlink(id, from: filed.originalID)
+            removeRow(at: position, id: id)
+            return
+        }
+        if rows[position]!.account != filed.account || rows[position]!.productID != filed.productID {
+            unindex(id, account: filed.account, productID: filed.productID)
+            index(id, account: rows[position]!.account, productID: rows[position]!.productID)
+        }
+        if rows[position]!.originalID != filed.originalID {
+            unlink(id, from: filed.originalID)
+            link(id, to: rows[position]!.originalID)
+        }
+    }
+
+    /// Stores a record a change in place of a missing identifier made, if it made one.
+    @inline(never)
+    private mutating func add(_ id: UInt64, _ added: inout TransactionRecord?) {
+        guard let record = added.take() else { return }
+        positions[id] = rows.count
+        index(id, account: record.account, productID: record.productID)
+        link(id, to: record.originalID)
+        rows.append(record)
     }
 
     /// Every record, in no particular order.

@@ -48,6 +48,9 @@ struct StoreState: Sendable {
         /// Whether a change needs no note: the device is in ``changes`` already, or no list is kept (an in-memory
         /// store), so that a change costs such a store one branch.
         @exclusivity(unchecked) var changeNoted = true
+        /// Whether another device of the directory the device is stored in is signed in to its account, kept by the
+        /// directory: a purchase then asks for the account's devices only when there are others to tell.
+        @exclusivity(unchecked) var sharesAccount = false
         /// The connections attached, in attach order; held weakly.
         @exclusivity(unchecked) private var attachments: [WeakConnection] = []
         /// Counts changes to ``attachments``, so that an audience read earlier is known to be still the device's.
@@ -267,12 +270,14 @@ struct StoreState: Sendable {
     /// and the transaction they were told of; nothing when the grant made no new record (an owned non-consumable, the
     /// running subscription) or the account has no other device.
     mutating func tellOtherDevices(
-        of transaction: DeviceTransaction, boughtOn deviceID: String, account: String
+        of transaction: DeviceTransaction, boughtOn device: Device, account: String
     ) -> (deviceIDs: [String], transaction: DeviceTransaction)? {
         // An account with one device (the common case, and every benchmark's) has nobody to tell: no record looked
-        // up, no filtering.
-        guard transaction.state == .purchased, let recordID = transaction.recordID, recordID == transaction.id
+        // up, no filtering, and the device says so without a look at the account's devices.
+        guard transaction.state == .purchased, let recordID = transaction.recordID, recordID == transaction.id,
+            device.sharesAccount || account != device.account
         else { return nil }
+        let deviceID = device.id
         let accountDevices = devices.ids(of: account)
         guard accountDevices.count > 1, let record = records[recordID] else { return nil }
         let others = accountDevices.filter { $0 != deviceID }
