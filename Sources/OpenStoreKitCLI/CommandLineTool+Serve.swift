@@ -63,13 +63,28 @@ extension CommandLineTool {
             if let bundleID = options.values["--bundle-id"], bundleID.isEmpty {
                 throw UsageError("--bundle-id needs a bundle identifier")
             }
+            var rateLimits: RateLimits?
+            if let text = options.values["--rate-limits"] {
+                guard let limits = RateLimits(rawValue: text) else {
+                    throw UsageError("--rate-limits takes apple or sandbox, not \"\(text)\"")
+                }
+                rateLimits = limits
+            }
+            var delivery = NotificationDelivery.production
+            if let text = options.values["--delivery"] {
+                guard let mode = NotificationDelivery(rawValue: text) else {
+                    throw UsageError("--delivery takes production or sandbox, not \"\(text)\"")
+                }
+                delivery = mode
+            }
             return StoreServerConfiguration(
                 http: HTTPServerConfiguration(
                     host: options.values["--host"] ?? "127.0.0.1", port: UInt16(port),
                     allowsNonLoopback: options.flags.contains("--allow-remote")),
                 apiKeys: keys, issuerID: options.values["--issuer-id"] ?? "",
                 bundleID: options.values["--bundle-id"], notificationsURL: notificationsURL,
-                controlToken: options.values["--control-token"])
+                controlToken: options.values["--control-token"], rateLimits: rateLimits,
+                notificationDelivery: delivery)
         }
 
         private func serveWithServer(_ options: Arguments) throws(UsageError) -> Int32 {

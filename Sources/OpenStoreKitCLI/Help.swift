@@ -7,13 +7,13 @@ enum Help {
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
         "run": [
             "--log", "--log-dir", "--junit", "--jobs", "--state", "--commit", "--host", "--port", "--issuer-id",
-            "--bundle-id", "--notifications-url", "--control-token",
+            "--bundle-id", "--notifications-url", "--control-token", "--rate-limits", "--delivery",
         ],
         "generate": ["--users", "--seed", "--steps", "--output"],
         "token": ["--api-key", "--issuer-id", "--bundle-id", "--lifetime", "--url", "--control-token"],
         "serve": [
             "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
-            "--control-token",
+            "--control-token", "--rate-limits", "--delivery",
         ],
     ]
 
@@ -98,7 +98,8 @@ enum Help {
                                         [--commit step|change]
                        openstorekit run FEED --serve [--keep-serving] [--host ADDR] [--port N] [--allow-remote]
                                         [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
-                                        [--notifications-url URL] [--control-token TOKEN] [run's options]
+                                        [--notifications-url URL] [--control-token TOKEN]
+                                        [--rate-limits apple|sandbox] [--delivery production|sandbox] [run's options]
 
                 Runs each feed on its own store, independent feeds in parallel over the machine's cores, and prints
                 to standard error PASS or FAIL per feed (with the first failed expectation and its line), or ERROR
@@ -130,8 +131,8 @@ enum Help {
                                   in that verifies each one; `expect notification TYPE [SUBTYPE] ...` steps check
                                   them in order. The run waits (at most 60 s) until every notification was
                                   attempted, then stops the server. serve's options apply: --host, --port,
-                                  --allow-remote, --api-key, --issuer-id, --bundle-id, --notifications-url and
-                                  --control-token (see `openstorekit help serve`).
+                                  --allow-remote, --api-key, --issuer-id, --bundle-id, --notifications-url,
+                                  --control-token, --rate-limits and --delivery (see `openstorekit help serve`).
                   --keep-serving  With --serve: once the feed ended, go on serving until SIGINT or SIGTERM (for a
                                   backend that queries the API afterwards), then stop with the same exit status.
 
@@ -196,7 +197,8 @@ enum Help {
             return """
                 Usage: openstorekit serve [--host ADDR] [--port N] [--allow-remote] [--config FILE.storekit]
                            [--state PATH] [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
-                           [--notifications-url URL] [--control-token TOKEN]
+                           [--notifications-url URL] [--control-token TOKEN] [--rate-limits apple|sandbox]
+                           [--delivery production|sandbox]
 
                 Serves a simulated store over HTTP: the App Store Server API under Apple's paths (/inApps/...), Server
                 Notifications V2 POSTed to --notifications-url, and a control API (/openstorekit/v1/...) that drives
@@ -219,6 +221,12 @@ enum Help {
                   --notifications-url URL  Where to POST notifications; none are sent without it.
                   --control-token TOKEN    The control API's bearer token; a random one (printed on standard
                                            error) by default.
+                  --rate-limits LIMITS     Enforce Apple's App Store Server API rate limits, per endpoint, counted
+                                           per hour of the store's clock: apple (production's) or sandbox (10 % of
+                                           them). Past a limit: 429 RateLimitExceededError with Retry-After (UNIX
+                                           time in milliseconds). Off by default.
+                  --delivery MODE          production (the default): a failed notification is retried 1, 12, 24,
+                                           48 and 72 hours later on the store's clock; sandbox: attempted once.
 
                 """
         case "token":

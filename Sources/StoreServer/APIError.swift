@@ -153,6 +153,8 @@
         )
         /// `TransactionIdNotFound`.
         public static let transactionIdNotFound = APIError(4_040_010, "Transaction id not found.")
+        /// `RateLimitExceededError`.
+        public static let rateLimitExceeded = APIError(4_290_000, "Rate limit exceeded.")
         /// `GeneralInternal`.
         public static let generalInternal = APIError(5_000_000, "An unknown error occurred.")
     }

@@ -6,7 +6,8 @@
 
     /// The App Store Server API over a simulated store: Apple's paths under `/inApps`, Apple's JSON, Apple's errors.
     ///
-    /// Every request passes the ``BearerTokenVerifier`` first. Transactions are the store's purchased records; a
+    /// Every request passes the ``BearerTokenVerifier`` first, then the rate limits when they are on (an authorized
+    /// request to an endpoint counts, whatever it answers). Transactions are the store's purchased records; a
     /// customer is the store account of the transaction named in the path.
     struct AppStoreServerAPI: Sendable {
         let store: SimulatedStore
@@ -16,6 +17,8 @@
         let driver: StoreDriver
         let environment: JWSEnvironment
         let bundleID: String
+        /// Counts requests against Apple's rate limits; nil enforces none.
+        let limiter: RateLimiter?
 
         /// How many items a page holds.
         static let pageSize = 20
@@ -43,41 +46,45 @@
             let parts = APIRequest.segments(of: request.path).dropFirst()
             // parts[0] == "inApps"
             let route = Array(parts.dropFirst())
-            switch (request.method, route.count) {
-            case ("GET", 3) where route[0] == "v1" && route[1] == "transactions":
-                return try transactionInfo(route[2])
-            case ("GET", 4) where route[0] == "v1" && route[1] == "transactions" && route[2] == "appTransactions":
-                return try appTransactionInfo(route[3])
-            case ("GET", 3) where route[1] == "history" && (route[0] == "v1" || route[0] == "v2"):
-                return try history(route[2], query: request.query, version: route[0])
-            case ("GET", 3) where route[0] == "v1" && route[1] == "subscriptions":
-                return try allSubscriptionStatuses(route[2], query: request.query)
-            case ("GET", 4) where route[0] == "v2" && route[1] == "refund" && route[2] == "lookup":
-                return try refundHistory(route[3], query: request.query)
-            case ("GET", 3) where route[0] == "v1" && route[1] == "lookup":
-                return try lookUpOrder(route[2])
-            case ("PUT", 4) where route[0] == "v1" && route[1] == "transactions" && route[3] == "appAccountToken":
-                return try setAppAccountToken(route[2], body: request.body)
-            case ("POST", 4) where route[0] == "v1" && route[1] == "transactions" && route[3] == "finish":
-                return try finishTransaction(route[2])
-            case ("PUT", 4) where route[0] == "v2" && route[1] == "transactions" && route[2] == "consumption":
-                return try consumption(route[3], body: request.body)
-            case ("PUT", 4) where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend":
-                return try extendRenewalDate(route[3], body: request.body)
-            case ("POST", 4)
-            where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend" && route[3] == "mass":
-                return try massExtend(body: request.body)
-            case ("GET", 6)
-            where route[0] == "v1" && route[1] == "subscriptions" && route[2] == "extend" && route[3] == "mass":
-                return try massExtensionStatus(productID: route[4], requestIdentifier: route[5])
-            case ("POST", 3) where route[0] == "v1" && route[1] == "notifications" && route[2] == "test":
-                return try requestTestNotification()
-            case ("GET", 4) where route[0] == "v1" && route[1] == "notifications" && route[2] == "test":
-                return try testNotificationStatus(route[3])
-            case ("POST", 3) where route[0] == "v1" && route[1] == "notifications" && route[2] == "history":
-                return try notificationHistory(body: request.body, token: request.query["paginationToken"]?.first)
-            default:
+            guard let endpoint = APIEndpoint(method: request.method, route: route) else {
                 return .text(404, "Not Found\n")
+            }
+            if let limiter, let next = limiter.admit(endpoint, at: JWSDate(store.now).millisecondsSince1970) {
+                var response = APIError.rateLimitExceeded.response
+                response.headers.append(HTTPHeader(name: "Retry-After", value: String(next)))
+                return response
+            }
+            switch endpoint {
+            case .getTransactionInfo:
+                return try transactionInfo(route[2])
+            case .getAppTransactionInfo:
+                return try appTransactionInfo(route[3])
+            case .getTransactionHistory, .getTransactionHistoryV1:
+                return try history(route[2], query: request.query, version: route[0])
+            case .getAllSubscriptionStatuses:
+                return try allSubscriptionStatuses(route[2], query: request.query)
+            case .getRefundHistory:
+                return try refundHistory(route[3], query: request.query)
+            case .lookUpOrderID:
+                return try lookUpOrder(route[2])
+            case .setAppAccountToken:
+                return try setAppAccountToken(route[2], body: request.body)
+            case .finishTransaction:
+                return try finishTransaction(route[2])
+            case .sendConsumptionInformation:
+                return try consumption(route[3], body: request.body)
+            case .extendSubscriptionRenewalDate:
+                return try extendRenewalDate(route[3], body: request.body)
+            case .extendRenewalDatesForAllActiveSubscribers:
+                return try massExtend(body: request.body)
+            case .getStatusOfSubscriptionRenewalDateExtensions:
+                return try massExtensionStatus(productID: route[4], requestIdentifier: route[5])
+            case .requestTestNotification:
+                return try requestTestNotification()
+            case .getTestNotificationStatus:
+                return try testNotificationStatus(route[3])
+            case .getNotificationHistory:
+                return try notificationHistory(body: request.body, token: request.query["paginationToken"]?.first)
             }
         }
 

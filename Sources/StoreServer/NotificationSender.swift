@@ -11,7 +11,8 @@
     /// a failed attempt), the status line decides and the answer's body is not read (at most 64 KiB of the answer is
     /// read), and an attempt that takes longer than the timeout fails as `TIMED_OUT`. After a failure the notification is tried again at 1,
     /// 12, 24, 48 and 72 hours after the previous attempt, on the store's clock (Apple's production schedule, six
-    /// attempts in all): a retry happens when the store's clock reaches it, and is recorded at the time it was due. With
+    /// attempts in all; with ``NotificationDelivery/sandbox`` delivery, never, as in Apple's sandbox): a retry happens
+    /// when the store's clock reaches it, and is recorded at the time it was due. With
     /// a history file, nothing is lost across a restart: notifications never attempted are sent when the server starts
     /// again, and retries stay scheduled.
     ///
@@ -20,13 +21,15 @@
     /// clock passes that, they are dropped from memory and from the history file. One being delivered or with a retry
     /// still due is kept until those attempts are made (each dated when it was due); then its first attempt counts.
     public final class NotificationSender: Sendable {
-        /// The hours between attempts.
+        /// The hours between attempts in production.
         public static let retryHours: [Int64] = [1, 12, 24, 48, 72]
         /// How long a notification is kept, in milliseconds of store time: 180 days.
         public static let historyWindow: Int64 = 180 * 86_400_000
 
         /// Where notifications go; nil sends nothing.
         public let url: URL?
+        /// Whether failed notifications are retried (production) or not (sandbox).
+        public let delivery: NotificationDelivery
         private let signer: JWSSigner
         private let client: NotificationClient
         private let state: Mutex<State>
@@ -52,10 +55,11 @@
 
         /// Creates a sender; with `historyPath`, the history is read from and kept in that file.
         init(
-            url: URL?, timeout: TimeInterval, signer: JWSSigner, historyPath: String?,
-            now: @escaping @Sendable () -> Date
+            url: URL?, timeout: TimeInterval, signer: JWSSigner, delivery: NotificationDelivery,
+            historyPath: String?, now: @escaping @Sendable () -> Date
         ) throws(StoreServerError) {
             self.url = url
+            self.delivery = delivery
             self.signer = signer
             self.now = now
             client = NotificationClient(timeout: timeout)
@@ -217,12 +221,13 @@
                 } ?? record.signedDate
             var attempts = record.attempts
             let nowMilliseconds = JWSDate(now()).millisecondsSince1970
+            let retryHours = delivery.retryHours
             while true {
                 // Cancelled by stop(): not an attempt; it is made when a server opens the history again.
                 guard let result = await send(record.signedPayload, to: url) else { break }
                 attempts.append(NotificationRecord.Attempt(attemptDate: attemptDate, sendAttemptResult: result))
-                guard result != "SUCCESS", attempts.count <= Self.retryHours.count else { break }
-                let next = attemptDate + Self.retryHours[attempts.count - 1] * 3_600_000
+                guard result != "SUCCESS", attempts.count <= retryHours.count else { break }
+                let next = attemptDate + retryHours[attempts.count - 1] * 3_600_000
                 guard next <= nowMilliseconds else { break }
                 attemptDate = next  // the store's clock already passed this retry: make it now, dated when it was due
             }
@@ -238,8 +243,8 @@
                 state.records[position].attempts = final
                 let last = final[final.count - 1]
                 state.records[position].nextAttemptDate =
-                    last.sendAttemptResult == "SUCCESS" || final.count > Self.retryHours.count
-                    ? nil : last.attemptDate + Self.retryHours[final.count - 1] * 3_600_000
+                    last.sendAttemptResult == "SUCCESS" || final.count > retryHours.count
+                    ? nil : last.attemptDate + retryHours[final.count - 1] * 3_600_000
                 Self.persist(state.records[position], in: &state)
                 return (state.records[position], state.attemptObservers)
             }

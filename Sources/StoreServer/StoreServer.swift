@@ -47,7 +47,7 @@
             let historyPath = configuration.notificationHistoryPath ?? store.statePath.map { $0 + ".notifications" }
             let notifications = try NotificationSender(
                 url: configuration.notificationsURL, timeout: configuration.notificationTimeout,
-                signer: store.jwsSigner,
+                signer: store.jwsSigner, delivery: configuration.notificationDelivery,
                 historyPath: historyPath, now: { store.now })
             self.notifications = notifications
             let driver = StoreDriver(
@@ -59,7 +59,8 @@
                 verifier: BearerTokenVerifier(
                     keys: configuration.apiKeys, issuerID: configuration.issuerID, bundleID: bundleID,
                     now: { store.now }),
-                notifications: notifications, driver: driver, environment: store.jwsEnvironment, bundleID: bundleID
+                notifications: notifications, driver: driver, environment: store.jwsEnvironment, bundleID: bundleID,
+                limiter: configuration.rateLimits.map(RateLimiter.init(limits:))
             )
             let control = ControlAPI(store: store, driver: driver, notifications: notifications, token: token)
             do {

@@ -20,12 +20,18 @@
         /// Where the notification history is kept across restarts; beside the store's state file
         /// (`STATE.notifications`) when nil and the store is durable, in memory only otherwise.
         public var notificationHistoryPath: String?
+        /// Apple's rate limits to enforce on the App Store Server API (`--rate-limits`); none when nil.
+        public var rateLimits: RateLimits?
+        /// Whether failed notifications are retried as in production (the default) or attempted once as in the
+        /// sandbox (`--delivery`).
+        public var notificationDelivery: NotificationDelivery
 
         /// Creates a configuration.
         public init(
             http: HTTPServerConfiguration = HTTPServerConfiguration(), apiKeys: [APIKey] = [], issuerID: String = "",
             bundleID: String? = nil, notificationsURL: URL? = nil, notificationTimeout: TimeInterval = 10,
-            controlToken: String? = nil, notificationHistoryPath: String? = nil
+            controlToken: String? = nil, notificationHistoryPath: String? = nil, rateLimits: RateLimits? = nil,
+            notificationDelivery: NotificationDelivery = .production
         ) {
             self.http = http
             self.apiKeys = apiKeys
@@ -35,6 +41,8 @@
             self.notificationTimeout = notificationTimeout
             self.controlToken = controlToken
             self.notificationHistoryPath = notificationHistoryPath
+            self.rateLimits = rateLimits
+            self.notificationDelivery = notificationDelivery
         }
     }
 #endif

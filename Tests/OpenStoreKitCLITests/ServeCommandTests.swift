@@ -68,6 +68,24 @@ import Testing
             #expect(run.out.isEmpty)
         }
 
+        @Test func refusesAnUnknownRateLimitOrDeliveryModeAndTakesTheKnownOnes() {
+            let limits = runInProcess(["serve", "--rate-limits", "fast"])
+            #expect(limits.code == 2)
+            #expect(limits.err.contains(#"--rate-limits takes apple or sandbox, not "fast""#))
+            let delivery = runInProcess(["serve", "--delivery", "never"])
+            #expect(delivery.code == 2)
+            #expect(delivery.err.contains(#"--delivery takes production or sandbox, not "never""#))
+            // Known values pass: what stops these is the remote address, checked after them.
+            for arguments in [["--rate-limits", "apple"], ["--rate-limits", "sandbox"], ["--delivery", "sandbox"]] {
+                let run = runInProcess(["serve"] + arguments + ["--host", "0.0.0.0"])
+                #expect(run.code == 2)
+                #expect(run.err.contains("--allow-remote"), "\(arguments)")
+            }
+            let help = runInProcess(["help", "serve"])
+            #expect(help.out.contains("--rate-limits apple|sandbox"))
+            #expect(help.out.contains("--delivery production|sandbox"))
+        }
+
         @Test func refusesAnUnreadableAPIKey() {
             let run = runInProcess(["serve", "--api-key", "K=/nonexistent/key.p8"])
             #expect(run.code == 2)

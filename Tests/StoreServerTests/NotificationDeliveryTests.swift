@@ -85,6 +85,28 @@
             #expect((items.first?["sendAttempts"] as? [Any])?.count == 6)
         }
 
+        @Test func sandboxDeliveryAttemptsAFailingReceiverOnceAndNeverRetries() async throws {
+            let receiver = try TestReceiver()
+            receiver.answer(500)
+            let fixture = try ServerFixture(notificationsURL: receiver.url, delivery: .sandbox)
+            defer { fixture.server.stop() }
+            let sent = try await fixture.api("POST", "/inApps/v1/notifications/test")
+            let token = try #require(try TestHTTPClient.object(sent.body)["testNotificationToken"] as? String)
+            try await bounded("the attempt") { await fixture.server.notifications.idle() }
+            var record = try #require(fixture.server.notifications.records.first)
+            #expect(record.attempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
+            #expect(record.nextAttemptDate == nil)
+            // Past every retry production would make: none is.
+            #expect(try await fixture.control("POST", "advance", #"{"seconds":1000000}"#).status == 200)
+            try await bounded("no retry") { await fixture.server.notifications.idle() }
+            record = try #require(fixture.server.notifications.records.first)
+            #expect(record.attempts.count == 1)
+            #expect(receiver.signedPayloads.count == 1)
+            let status = try await fixture.api("GET", "/inApps/v1/notifications/test/" + token)
+            let attempts = try #require(try TestHTTPClient.object(status.body)["sendAttempts"] as? [[String: Any]])
+            #expect(attempts.count == 1)
+        }
+
         @Test func aRetryThatSucceedsEndsTheRetries() async throws {
             let receiver = try TestReceiver()
             receiver.answer(503)

@@ -15,7 +15,10 @@
         let client: TestHTTPClient
         let key: ES256Key
 
-        init(notificationsURL: URL? = nil, historyPath: String? = nil, store: SimulatedStore? = nil) throws {
+        init(
+            notificationsURL: URL? = nil, historyPath: String? = nil, store: SimulatedStore? = nil,
+            rateLimits: RateLimits? = nil, delivery: NotificationDelivery = .production
+        ) throws {
             let store = store ?? SimulatedStore(lane: .manual)
             let key = try ES256Key.generate()
             self.store = store
@@ -25,7 +28,7 @@
                 configuration: StoreServerConfiguration(
                     apiKeys: [APIKey(keyID: Self.keyID, key: key)], issuerID: Self.issuer,
                     notificationsURL: notificationsURL, notificationTimeout: 5, controlToken: "control-token",
-                    notificationHistoryPath: historyPath))
+                    notificationHistoryPath: historyPath, rateLimits: rateLimits, notificationDelivery: delivery))
             client = TestHTTPClient(base: server.baseURL)
         }
 

@@ -35,7 +35,11 @@ extension BenchmarkSuite {
                         baseline: Workload("404 outside the APIs, same server", role: .baseline, items: items) {
                             ServerBench.notFound(items)
                         },
-                        others: [])
+                        others: [
+                            Workload("Get Transaction Info, --rate-limits apple", items: items) {
+                                ServerBench.transactionInfo(items, rateLimits: .apple)
+                            }
+                        ])
                 )
             )
             let options = self.options
@@ -63,13 +67,13 @@ extension BenchmarkSuite {
 #if Server
     /// The workloads of `server.requests`.
     enum ServerBench {
-        static func transactionInfo(_ items: Int) -> () -> Int {
+        static func transactionInfo(_ items: Int, rateLimits: RateLimits? = nil) -> () -> Int {
             let store = SimulatedStore(lane: .manual)
             guard let key = try? ES256Key.generate(),
                 let server = try? StoreServer(
                     store: store,
                     configuration: StoreServerConfiguration(
-                        apiKeys: [APIKey(keyID: "BENCH", key: key)], issuerID: "issuer")),
+                        apiKeys: [APIKey(keyID: "BENCH", key: key)], issuerID: "issuer", rateLimits: rateLimits)),
                 let record = try? server.perform(.buyProduct(productID: "com.example.pro")).transaction,
                 let token = token(key: key, now: store.now)
             else { return { 0 } }
