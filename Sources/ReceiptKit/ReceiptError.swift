@@ -154,7 +154,8 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
             403: "invalidDeviceIdentifier", 404: "environmentMismatch",
             500: "fileUnreadable", 501: "invalidEncoding", 502: "certificateUnreadable", 503: "privateKeyUnreadable",
             504: "invalidSigningIdentity", 505: "publicKeyUnreadable",
-            600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed", 603: "missingClaim", 604: "requestExpired",
+            600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed", 603: "missingClaim",
+            604: "requestExpired",
             900: "openSSLFailure",
         ]
 

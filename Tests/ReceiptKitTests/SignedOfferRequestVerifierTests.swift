@@ -6,7 +6,9 @@ import Testing
 struct SignedOfferRequestVerifierTests {
     static let bundle = "com.example.app"
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
-    static let key = try! ES256Key.generate()
+    static let key: ES256Key = {
+        do { return try ES256Key.generate() } catch { preconditionFailure("OpenSSL cannot make a P-256 key: \(error)") }
+    }()
 
     static func verifier(key: ES256Key = key, keyID: String = "KEY1") throws -> SignedOfferRequestVerifier {
         SignedOfferRequestVerifier(

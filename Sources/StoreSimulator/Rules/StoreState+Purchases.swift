@@ -391,7 +391,8 @@ extension StoreState {
             }
             let introOffer =
                 promotional == nil
-                && (introductoryOfferAllowed ?? isEligibleForIntroductoryOffer(account: account, groupID: info.groupID))
+                    && (introductoryOfferAllowed
+                        ?? isEligibleForIntroductoryOffer(account: account, groupID: info.groupID))
                 ? info.introductoryOffer : nil
             let offer = promotional ?? introOffer
             let previous = subscriptions[key]
