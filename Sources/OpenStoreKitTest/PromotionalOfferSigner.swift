@@ -17,6 +17,8 @@ public struct PromotionalOfferSigner: Sendable {
     /// The bundle identifier of the app the offers are for.
     public let appBundleID: String
     private let key: OfferSigningKey
+    /// The same key, for JWS (``signedRequest(_:productID:issuedAt:nonce:offerID:transactionID:allowIntroductoryOffer:)``).
+    let jwsKey: ES256Key
 
     /// A signer with a private key.
     ///
@@ -29,6 +31,7 @@ public struct PromotionalOfferSigner: Sendable {
         self.keyID = keyID
         self.appBundleID = appBundleID
         self.key = try OfferSigningKey(pemEncoded: privateKeyPEM)
+        self.jwsKey = try ES256Key(pemEncoded: privateKeyPEM)
     }
 
     /// A signer with the project's test key (``testKeyID``; its public half is ``testPublicKeyPEM``).

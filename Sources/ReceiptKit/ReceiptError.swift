@@ -128,6 +128,11 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The JWS is signed Xcode-style (one self-signed certificate in `x5c`), and Xcode-signed data was not
         /// allowed.
         public static let xcodeJWSNotAllowed = Code(rawValue: 602)
+        /// A signed request (``SignedOfferRequest``) lacks a claim its audience requires.
+        public static let missingClaim = Code(rawValue: 603)
+        /// A signed request's `iat` is older than ``SignedOfferRequestVerifier/maximumAge`` or further ahead of the
+        /// verifier's clock than ``SignedOfferRequestVerifier/allowedSkew``.
+        public static let requestExpired = Code(rawValue: 604)
 
         // MARK: Internal (900...)
 
@@ -149,7 +154,8 @@ public struct ReceiptError: Error, Hashable, Sendable, CustomStringConvertible {
             403: "invalidDeviceIdentifier", 404: "environmentMismatch",
             500: "fileUnreadable", 501: "invalidEncoding", 502: "certificateUnreadable", 503: "privateKeyUnreadable",
             504: "invalidSigningIdentity", 505: "publicKeyUnreadable",
-            600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed",
+            600: "invalidJWS", 601: "missingCertificateChain", 602: "xcodeJWSNotAllowed", 603: "missingClaim",
+            604: "requestExpired",
             900: "openSSLFailure",
         ]
 

@@ -12,6 +12,11 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
     public let discount: DiscountRequest?
     /// The identifier of the win-back offer to apply, if any (StoreKit 2's `winBackOffer(_:)`).
     public let winBackOfferID: String?
+    /// The promotional offer to apply with a signed JWS, if any (StoreKit 2's `promotionalOffer(_:compactJWS:)`).
+    public let signedPromotionalOffer: SignedPromotionalOffer?
+    /// A signed JWS deciding whether the introductory offer applies, if any (StoreKit 2's
+    /// `introductoryOfferEligibility(compactJWS:)`).
+    public let introductoryOfferEligibilityJWS: String?
     /// Whether the payment carries `requestData`, which only entitled apps may use.
     public let hasRequestData: Bool
 
@@ -26,7 +31,9 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         simulatesAskToBuy: Bool = false,
         discount: DiscountRequest? = nil,
         hasRequestData: Bool = false,
-        winBackOfferID: String? = nil
+        winBackOfferID: String? = nil,
+        signedPromotionalOffer: SignedPromotionalOffer? = nil,
+        introductoryOfferEligibilityJWS: String? = nil
     ) {
         self.productID = productID
         self.quantity = quantity
@@ -35,5 +42,7 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         self.discount = discount
         self.hasRequestData = hasRequestData
         self.winBackOfferID = winBackOfferID
+        self.signedPromotionalOffer = signedPromotionalOffer
+        self.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
     }
 }

@@ -54,6 +54,7 @@
                 store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
             self.driver = driver
             let bundleID = configuration.bundleID ?? store.app.bundleIdentifier
+            Self.registerOfferKeys(configuration.apiKeys, in: store)
             let api = AppStoreServerAPI(
                 store: store, signed: signed,
                 verifier: BearerTokenVerifier(
@@ -75,6 +76,19 @@
                 throw error
             }
             notifications.queueDueRetries()
+        }
+
+        /// Gives the store the public halves of the In-App Purchase keys that are not already among its
+        /// subscription-offer keys: the same keys sign StoreKit's offers (promotional offers, signed as JWS or not, and
+        /// introductory offer eligibility), which the store checks with them.
+        private static func registerOfferKeys(_ keys: [APIKey], in store: SimulatedStore) {
+            let known = store.settings.subscriptionOfferKeys
+            var added: [String: String] = [:]
+            for key in keys where known[key.keyID] == nil {
+                added[key.keyID] = try? key.key.publicKeyPEM()
+            }
+            guard !added.isEmpty else { return }
+            store.updateSettings { $0.subscriptionOfferKeys.merge(added) { old, _ in old } }
         }
 
         deinit {

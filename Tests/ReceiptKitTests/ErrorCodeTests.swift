@@ -19,7 +19,9 @@ struct ErrorCodeTests {
         (.invalidDeviceIdentifier, 403), (.environmentMismatch, 404), (.fileUnreadable, 500), (.invalidEncoding, 501),
         (.certificateUnreadable, 502), (.privateKeyUnreadable, 503), (.invalidSigningIdentity, 504),
         (.publicKeyUnreadable, 505),
-        (.invalidJWS, 600), (.missingCertificateChain, 601), (.xcodeJWSNotAllowed, 602), (.openSSLFailure, 900),
+        (.invalidJWS, 600), (.missingCertificateChain, 601), (.xcodeJWSNotAllowed, 602), (.missingClaim, 603),
+        (.requestExpired, 604),
+        (.openSSLFailure, 900),
     ]
 
     @Test("every code keeps its number, and the numbers are distinct")

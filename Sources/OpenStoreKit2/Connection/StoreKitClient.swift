@@ -332,6 +332,8 @@ final class StoreKitClient: Sendable {
         var discount: DiscountRequest?
         var askToBuy = false
         var winBackOfferID: String?
+        var signed: SignedPromotionalOffer?
+        var eligibilityJWS: String?
         for option in options {
             switch option.kind {
             case .quantity(let value): quantity = value
@@ -341,14 +343,22 @@ final class StoreKitClient: Sendable {
                     offerID: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     signature: signature.base64EncodedString(), timestamp: Int64(timestamp))
             case .winBackOffer(let offer): winBackOfferID = offer.id
+            case .signedPromotionalOffer(let offerID, let compactJWS):
+                signed = SignedPromotionalOffer(offerID: offerID, compactJWS: compactJWS)
+            case .introductoryOfferEligibility(let compactJWS): eligibilityJWS = compactJWS
             case .simulatesAskToBuy(let value): askToBuy = value
             case .custom, .onStorefrontChange: break
             }
         }
         guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }
+        // A purchase applies one offer (the store refuses more with invalidOfferIdentifier too).
+        guard [discount != nil, signed != nil, winBackOfferID != nil].filter({ $0 }).count <= 1 else {
+            throw Product.PurchaseError.invalidOfferIdentifier
+        }
         return PaymentRequest(
             productID: product.id, quantity: quantity, applicationUsername: token?.uuidString.lowercased(),
-            simulatesAskToBuy: askToBuy, discount: discount, winBackOfferID: winBackOfferID)
+            simulatesAskToBuy: askToBuy, discount: discount, winBackOfferID: winBackOfferID,
+            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS)
     }
 
     /// The StoreKit 2 error of a failed purchase.

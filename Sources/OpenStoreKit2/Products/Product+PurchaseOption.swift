@@ -11,6 +11,8 @@ extension Product {
             case custom(key: String, value: String)
             case onStorefrontChange(StorefrontChangeHandler)
             case winBackOffer(Product.SubscriptionOffer)
+            case signedPromotionalOffer(offerID: String, compactJWS: String)
+            case introductoryOfferEligibility(compactJWS: String)
         }
 
         let kind: Kind
@@ -54,6 +56,29 @@ extension Product {
             PurchaseOption(
                 .promotionalOffer(
                     offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// Applies a promotional offer with a JWS the developer's server signed (Apple's App Store Server Library
+        /// makes it with `PromotionalOfferV2SignatureCreator`): the store checks the JWS and fails the purchase with
+        /// ``Product/PurchaseError/invalidOfferSignature``, ``Product/PurchaseError/invalidOfferIdentifier``,
+        /// ``Product/PurchaseError/missingOfferParameters`` or ``Product/PurchaseError/ineligibleForOffer`` as Apple
+        /// documents (docs/decisions.md 98). Returns the options to add to a purchase's options.
+        ///
+        /// - Parameters:
+        ///   - offerID: The `id` of the promotional offer to apply.
+        ///   - compactJWS: The signed JWS, audience `promotional-offer`.
+        public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [PurchaseOption] {
+            [PurchaseOption(.signedPromotionalOffer(offerID: offerID, compactJWS: compactJWS))]
+        }
+
+        /// Sets whether the introductory offer applies to the purchase with a JWS the developer's server signed
+        /// (`IntroductoryOfferEligibilitySignatureCreator`): its `allowIntroductoryOffer` true applies the product's
+        /// introductory offer even to a customer the store deems ineligible, false withholds it from one it deems
+        /// eligible. The store checks the JWS as for ``promotionalOffer(_:compactJWS:)``.
+        ///
+        /// - Parameter compactJWS: The signed JWS, audience `introductory-offer-eligibility`.
+        public static func introductoryOfferEligibility(compactJWS: String) -> PurchaseOption {
+            PurchaseOption(.introductoryOfferEligibility(compactJWS: compactJWS))
         }
 
         /// Applies a win-back offer of the product (one of ``Product/SubscriptionInfo/winBackOffers``): the store

@@ -58,6 +58,22 @@ public struct ES256Key: Sendable {
         return try ES256Key(pemEncoded: pem)
     }
 
+    /// The key's public half as PEM (`BEGIN PUBLIC KEY`, SubjectPublicKeyInfo), as ``OfferVerificationKey`` reads it.
+    ///
+    /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot write it.
+    public func publicKeyPEM() throws(ReceiptError) -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw OpenSSLErrorQueue.failure("BIO_new") }
+        defer { BIO_free(bio) }
+        let written = key.withUnsafeKey { PEM_write_bio_PUBKEY(bio, $0) == 1 }
+        guard written else { throw OpenSSLErrorQueue.failure("PEM_write_bio_PUBKEY") }
+        var start: UnsafeMutablePointer<CChar>?
+        let length = COpenSSL_BIO_get_mem_data(bio, &start)
+        guard length > 0, let start else { throw OpenSSLErrorQueue.failure("BIO_get_mem_data") }
+        return start.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
     /// Signs `message` with ES256: the raw R‖S signature (64 bytes) a JWS or JWT carries.
     ///
     /// - Throws: ``ReceiptError/Code/openSSLFailure`` if OpenSSL cannot sign.

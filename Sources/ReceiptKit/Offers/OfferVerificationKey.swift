@@ -36,4 +36,11 @@ public final class OfferVerificationKey: @unchecked Sendable {
     public func verifies(_ signature: [UInt8], over message: [UInt8]) -> Bool {
         ES256.verify(signature, over: message, withKey: raw)
     }
+
+    /// Whether a raw R‖S ES256 signature (64 bytes, as a JWS carries it) over `message` verifies with this key.
+    /// Garbage is `false`.
+    public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+        guard let der = ECDSASignature.der(fromRaw: signature) else { return false }
+        return verifies(der, over: message)
+    }
 }

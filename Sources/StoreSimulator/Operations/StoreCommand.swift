@@ -425,21 +425,28 @@ extension JournalWriter {
         optionalString(request.applicationUsername)
         bool(request.simulatesAskToBuy)
         bool(request.hasRequestData)
-        // The offer: 0 none, 1 a promotional offer's discount, 2 a win-back offer (files written before win-back
-        // offers hold only 0 and 1).
-        if let discount = request.discount {
-            byte(1)
+        // The offer: 0 none, 1 a promotional offer's discount, 2 a win-back offer, 3 a promotional offer signed as a
+        // JWS (files written before win-back offers hold only 0 and 1, before JWS offers 0 to 2); plus 16 when an
+        // introductory offer eligibility JWS follows the offer (never in files written before JWS offers).
+        let eligibility: UInt8 = request.introductoryOfferEligibilityJWS == nil ? 0 : 16
+        if let signed = request.signedPromotionalOffer {
+            byte(3 + eligibility)
+            string(signed.offerID)
+            string(signed.compactJWS)
+        } else if let discount = request.discount {
+            byte(1 + eligibility)
             string(discount.offerID)
             string(discount.keyID)
             string(discount.nonce)
             string(discount.signature)
             int64(discount.timestamp)
         } else if let winBackOfferID = request.winBackOfferID {
-            byte(2)
+            byte(2 + eligibility)
             string(winBackOfferID)
         } else {
-            byte(0)
+            byte(eligibility)
         }
+        if let eligibilityJWS = request.introductoryOfferEligibilityJWS { string(eligibilityJWS) }
     }
 
     fileprivate mutating func optionalInt(_ value: Int?) {
@@ -473,8 +480,10 @@ extension JournalReader {
         let requestData = try bool("the payment's request data flag")
         var discount: DiscountRequest?
         var winBackOfferID: String?
+        var signed: SignedPromotionalOffer?
         let offerStart = offset
-        switch try byte("the kind of the payment's offer") {
+        let kind = try byte("the kind of the payment's offer")
+        switch kind & ~16 {
         case 0:
             break
         case 1:
@@ -484,14 +493,20 @@ extension JournalReader {
                 timestamp: try int64("the discount's timestamp"))
         case 2:
             winBackOfferID = try string("the payment's win-back offer")
-        case let other:
+        case 3:
+            signed = SignedPromotionalOffer(
+                offerID: try string("the signed offer's identifier"), compactJWS: try string("the signed offer's JWS"))
+        default:
             throw Failure(
                 offset: offerStart,
-                message: "the kind of the payment's offer is \(other), not 0 (none), 1 (discount) or 2 (win-back)")
+                message: "the kind of the payment's offer is \(kind), not 0 (none), 1 (discount), 2 (win-back) or 3 "
+                    + "(signed offer), plus 16 with an introductory offer eligibility JWS")
         }
+        let eligibilityJWS = kind & 16 == 0 ? nil : try string("the introductory offer eligibility JWS")
         return PaymentRequest(
             productID: productID, quantity: quantity, applicationUsername: username, simulatesAskToBuy: askToBuy,
-            discount: discount, hasRequestData: requestData, winBackOfferID: winBackOfferID)
+            discount: discount, hasRequestData: requestData, winBackOfferID: winBackOfferID,
+            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS)
     }
 
     fileprivate mutating func consumptionInformation() throws(Failure) -> ConsumptionInformation {

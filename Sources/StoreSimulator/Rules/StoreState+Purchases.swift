@@ -75,7 +75,9 @@ extension StoreState {
     /// Decides a purchasing transaction: applies every check, setting and scripted outcome, in this order: payments
     /// allowed, product known, quantity, request data, simulated purchase error, offer, scripted outcome, failing
     /// transactions, interrupted purchases, Ask to Buy; then grants the purchase. The offer is a promotional offer's
-    /// signed discount or a win-back offer (``eligibleWinBackOffers(account:groupID:now:)``).
+    /// signed discount, a promotional offer signed as a JWS or a win-back offer
+    /// (``eligibleWinBackOffers(account:groupID:now:)``); a signed introductory offer eligibility JWS decides whether
+    /// the introductory offer applies.
     mutating func decide(
         _ transaction: inout DeviceTransaction, deviceID: String, account: String, now: Date, appBundleID: String
     ) {
@@ -144,6 +146,28 @@ extension StoreState {
             case .failure(let failure): return fail(failure)
             }
         }
+        if let signed = request.signedPromotionalOffer {
+            guard request.discount == nil, request.winBackOfferID == nil else {
+                return fail(
+                    StoreFailure(
+                        .invalidOfferIdentifier, "a payment applies one offer: a promotional offer or a win-back offer")
+                )
+            }
+            switch validate(signed, for: product, account: account, appBundleID: appBundleID, now: now) {
+            case .success(let valid): offer = valid
+            case .failure(let failure): return fail(failure)
+            }
+        }
+        var introductoryOfferAllowed: Bool?
+        if let eligibilityJWS = request.introductoryOfferEligibilityJWS {
+            switch verifySignedRequest(
+                eligibilityJWS, audience: .introductoryOfferEligibility, productID: product.id, account: account,
+                appBundleID: appBundleID, now: now)
+            {
+            case .success(let verified): introductoryOfferAllowed = verified.allowIntroductoryOffer
+            case .failure(let failure): return fail(failure)
+            }
+        }
         let outcome: ScriptedOutcome
         if let scripted = takeScriptedOutcome(for: product.id) {
             outcome = scripted
@@ -178,6 +202,7 @@ extension StoreState {
                 account: account,
                 deviceID: deviceID,
                 offer: offer,
+                introductoryOfferAllowed: introductoryOfferAllowed,
                 now: now
             )
             transaction.state = .purchased
@@ -306,7 +331,9 @@ extension StoreState {
 
     /// Charges a purchase and records it, and returns the record that grants it. An owned non-consumable or the
     /// subscription already running is granted again without a second charge; an upgrade, or a crossgrade of the same
-    /// duration, starts at once, a downgrade or a crossgrade of another duration at the next renewal.
+    /// duration, starts at once, a downgrade or a crossgrade of another duration at the next renewal. Without an offer,
+    /// a new subscription gets its introductory offer when `introductoryOfferAllowed` says so (a signed eligibility
+    /// JWS), or, when it is nil, when the account is eligible.
     mutating func grant(
         recordID: UInt64,
         request: PaymentRequest,
@@ -314,6 +341,7 @@ extension StoreState {
         account: String,
         deviceID: String?,
         offer promotional: ProductOffer?,
+        introductoryOfferAllowed: Bool? = nil,
         now: Date
     ) -> UInt64 {
         var record = TransactionRecord(
@@ -362,7 +390,9 @@ extension StoreState {
                 replaced = running.productID
             }
             let introOffer =
-                promotional == nil && isEligibleForIntroductoryOffer(account: account, groupID: info.groupID)
+                promotional == nil
+                    && (introductoryOfferAllowed
+                        ?? isEligibleForIntroductoryOffer(account: account, groupID: info.groupID))
                 ? info.introductoryOffer : nil
             let offer = promotional ?? introOffer
             let previous = subscriptions[key]
