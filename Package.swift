@@ -133,7 +133,12 @@ let package = Package(
                 "PaywallEvents", "PaywallEventsTest", "Purchases", "OpenStoreKit", "StoreSimulator", "ReceiptKit",
                 "StoreModels",
             ]),
-        .testTarget(name: "FeedRunnerTests", dependencies: ["TestSupport", "FeedRunner"]),
+        .testTarget(
+            name: "FeedRunnerTests",
+            dependencies: [
+                "TestSupport", "FeedRunner", "OpenStoreKitTest", "ReceiptKit", "StoreSimulator", "StoreModels",
+            ]
+        ),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [

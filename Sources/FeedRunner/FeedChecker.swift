@@ -16,6 +16,8 @@ struct FeedChecker {
     struct Checked {
         var steps = 0
         var configurations: [String: StoreConfiguration] = [:]
+        /// The compact JWS each signed-offer file an `sk2 buy` names holds, by the path the feed gives.
+        var signedOffers: [String: String] = [:]
         /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
         var firstNotificationExpectation: (line: Int, column: Int)?
     }
@@ -46,6 +48,23 @@ struct FeedChecker {
             for product in line.step.products where catalog.catalog.product(product) == nil {
                 throw unknownProduct(product, in: catalog, line: line.line, column: column(of: product))
             }
+            if case .storeKit2(.buy(let product, _, _, let offers, _)) = line.step {
+                if let offer = offers.winBack {
+                    let known =
+                        catalog.catalog.product(product)?.subscription?.winBackOffers.compactMap(\.identifier) ?? []
+                    guard known.contains(offer) else {
+                        throw FeedError(
+                            .invalidValue, file: file, line: line.line, column: column(of: offer),
+                            "\(product) has no win-back offer \"\(offer)\"",
+                            hint: known.isEmpty
+                                ? "the product has no win-back offers in the feed's catalog; name a .storekit file that has some"
+                                : "its win-back offers are " + known.joined(separator: ", "))
+                    }
+                }
+                for path in offers.files where checked.signedOffers[path] == nil {
+                    checked.signedOffers[path] = try loadSignedOffer(path, line: line.line, column: column(of: path))
+                }
+            }
             for reference in line.step.references {
                 guard case .handle(let name) = reference, !handles.contains(name) else { continue }
                 throw FeedError(
@@ -62,7 +81,7 @@ struct FeedChecker {
             if case .buy(_, _, _, _, _, let handle?) = line.step { named = handle }
             if case .buyElsewhere(_, _, let handle?) = line.step { named = handle }
             if case .promote(_, let handle?) = line.step { named = handle }
-            if case .storeKit2(.buy(_, _, _, let handle?)) = line.step { named = handle }
+            if case .storeKit2(.buy(_, _, _, _, let handle?)) = line.step { named = handle }
             if let handle = named {
                 guard handles.insert(handle).inserted else {
                     let after = tokens.firstIndex { $0.word == "as" }.map { $0 + 1 } ?? 0
@@ -85,7 +104,8 @@ struct FeedChecker {
         return checked
     }
 
-    /// The URL of the `.storekit` file a `config` step names.
+    /// The URL of a file a step names (a `config` step's `.storekit` file, an `sk2 buy`'s signed offer): absolute, or
+    /// relative to the feed's folder.
     func configurationURL(_ source: String) -> URL {
         source.hasPrefix("/")
             ? URL(fileURLWithPath: source)
@@ -95,6 +115,29 @@ struct FeedChecker {
 
     /// The most bytes of a `.storekit` file a `config` step loads (16 MiB).
     static let maximumConfigurationLength = 16 << 20
+
+    /// The most bytes of a signed offer file an `sk2 buy` reads (64 KiB; a compact JWS is well under 2 KiB).
+    static let maximumSignedOfferLength = 64 << 10
+
+    /// Reads the compact JWS of a signed offer file an `sk2 buy` names, without surrounding whitespace.
+    func loadSignedOffer(_ path: String, line: Int, column: Int) throws(FeedError) -> String {
+        let what = "a signed offer file (a compact JWS)"
+        let data = try FeedText.read(
+            configurationURL(path), file: file, line: line, column: column, what: what,
+            limit: Self.maximumSignedOfferLength)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FeedError(
+                .notText, file: file, line: line, column: column, "\(path) is not UTF-8 text",
+                hint: "name \(what): the three base64url parts your server signed, joined by dots")
+        }
+        let jws = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !jws.isEmpty else {
+            throw FeedError(
+                .invalidValue, file: file, line: line, column: column, "\(path) is empty",
+                hint: "name \(what): the three base64url parts your server signed, joined by dots")
+        }
+        return jws
+    }
 
     /// Loads the configuration a `config` step names: the demo, or a `.storekit` file.
     func loadConfiguration(_ source: String, line: Int, column: Int) throws(FeedError) -> StoreConfiguration {

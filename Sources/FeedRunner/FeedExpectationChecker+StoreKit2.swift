@@ -37,6 +37,30 @@ extension FeedExpectationChecker {
         case .unfinished(let expected):
             let count = driver.unfinished().count
             return count == expected ? nil : "expected \(expected) unfinished StoreKit 2 transactions, found \(count)"
+        case .offer(let reference, let expectedType, let expectedID):
+            guard let (id, _) = world.storeKit2.transaction(reference, seat: world.currentSeat),
+                let transaction = driver.transaction(id)?.unsafePayloadValue
+            else {
+                return "no StoreKit 2 transaction for \(reference) yet"
+            }
+            let offer = transaction.offer
+            let type = offer.map { Self.name(of: $0.type) } ?? "none"
+            let found = [type, offer?.id].compactMap(\.self).joined(separator: " ")
+            guard type == expectedType, expectedID == nil || offer?.id == expectedID else {
+                let expected = [expectedType, expectedID].compactMap(\.self).joined(separator: " ")
+                return "expected \(reference)'s offer \(expected), it is \(found)"
+            }
+            return nil
+        }
+    }
+
+    private static func name(of type: Transaction.OfferType) -> String {
+        switch type {
+        case .introductory: "introductory"
+        case .promotional: "promotional"
+        case .code: "code"
+        case .winBack: "win-back"
+        default: "type \(type.rawValue)"
         }
     }
 

@@ -14,8 +14,10 @@ extension FeedInterpreter {
             guard !world.storeKit2.listening.contains(world.currentSeat) else { return nil }
             world.storeKit2.listening.append(world.currentSeat)
             listen(seat: world.currentSeat, user: world.currentUser, driver: driver)
-        case .buy(let product, let quantity, let askToBuy, let handle):
-            let outcome = driver.purchase(product, quantity: quantity, askToBuy: askToBuy)
+        case .buy(let product, let quantity, let askToBuy, let offers, let handle):
+            let outcome = driver.purchase(product, quantity: quantity, askToBuy: askToBuy) { product in
+                try purchaseOptions(offers, of: product)
+            }
             var purchase = FeedStoreKit2.Purchase(product: product, result: "failed")
             var event = log.line("sk2-purchase")
             event.add("user", world.currentUser)
@@ -56,6 +58,27 @@ extension FeedInterpreter {
             driver.finish(id)
         }
         return nil
+    }
+
+    /// The purchase options an `sk2 buy`'s offers make, as the app makes them from the product and the JWS its
+    /// server signed; a win-back offer the product lacks (a `config` changed the catalog) fails the purchase.
+    private func purchaseOptions(_ offers: FeedStep.StoreKit2Offers, of product: Product) throws
+        -> [Product.PurchaseOption]
+    {
+        var options: [Product.PurchaseOption] = []
+        if let id = offers.winBack {
+            guard let offer = product.subscription?.winBackOffers.first(where: { $0.id == id }) else {
+                throw Product.PurchaseError.invalidOfferIdentifier
+            }
+            options.append(.winBackOffer(offer))
+        }
+        if let id = offers.promotional, let file = offers.promotionalJWSFile, let jws = signedOffers[file] {
+            options += Product.PurchaseOption.promotionalOffer(id, compactJWS: jws)
+        }
+        if let file = offers.eligibilityJWSFile, let jws = signedOffers[file] {
+            options.append(.introductoryOfferEligibility(compactJWS: jws))
+        }
+        return options
     }
 
     /// Starts a seat's updates listener, which logs each update and remembers its product.

@@ -28,6 +28,8 @@ final class FeedInterpreter {
     private var currentLine = 0
     /// The configurations the feed's `config` steps load, by source, loaded once when the feed is checked.
     private(set) var configurations: [String: StoreConfiguration] = [:]
+    /// The compact JWS of the signed offer files the feed's `sk2 buy` steps name, by path, read when it is checked.
+    private(set) var signedOffers: [String: String] = [:]
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
     /// Called after each step with the number of steps run so far.
@@ -86,6 +88,7 @@ final class FeedInterpreter {
         let parser = FeedParser(file: file, baseDirectory: baseDirectory)
         let checked = try FeedChecker(parser: parser).check(source, startingWith: store.configuration)
         configurations = checked.configurations
+        signedOffers = checked.signedOffers
         try startServing(checked.firstNotificationExpectation)
         var steps = 0
         var failure: FeedResult.Failure?

@@ -9,19 +9,27 @@ extension FeedParser {
             let product = try reader.word("a product identifier")
             var quantity = 1
             var askToBuy = false
+            var offers = FeedStep.StoreKit2Offers()
             var handle: String?
             while let option = reader.next() {
                 switch option.word {
                 case "quantity": quantity = try reader.integer("a quantity from 1 to 10")
                 case "ask-to-buy": askToBuy = true
+                case "win-back": offers.winBack = try reader.word("a win-back offer identifier")
+                case "offer":
+                    offers.promotional = try reader.word("a promotional offer identifier")
+                    offers.promotionalJWSFile = try signedOfferFile(&reader, after: "offer ID")
+                case "intro-eligibility": offers.eligibilityJWSFile = try signedOfferFile(&reader, after: option.word)
                 case "as": handle = try reader.word("a handle")
                 default:
                     throw reader.error(
                         .wrongArguments, at: option.column, "unknown sk2 buy option \"\(option.word)\"",
-                        hint: "options are quantity N, ask-to-buy and as HANDLE")
+                        hint:
+                            "options are quantity N, ask-to-buy, win-back ID, offer ID jws FILE, intro-eligibility "
+                            + "jws FILE and as HANDLE")
                 }
             }
-            return .buy(product: product, quantity: quantity, askToBuy: askToBuy, handle: handle)
+            return .buy(product: product, quantity: quantity, askToBuy: askToBuy, offers: offers, handle: handle)
         case "finish":
             return .finish(try reader.reference())
         default:
@@ -29,6 +37,18 @@ extension FeedParser {
                 .invalidValue, at: reader.lastColumn, "unknown sk2 action \"\(verb)\"",
                 hint: "sk2 actions are listen, buy and finish")
         }
+    }
+
+    /// Parses `jws FILE` after an `sk2 buy` option that applies a signed offer (`after`, for the message).
+    private func signedOfferFile(_ reader: inout TokenReader, after option: String) throws(FeedError) -> String {
+        let keyword = try reader.word("jws FILE after \(option)")
+        guard keyword == "jws" else {
+            throw reader.error(
+                .wrongArguments, at: reader.lastColumn, "\(option) takes jws FILE, not \"\(keyword)\"",
+                hint: "write \(option) jws FILE, FILE holding the compact JWS your server signed (relative to the feed)"
+            )
+        }
+        return try reader.word("a file holding a compact JWS (relative to the feed)")
     }
 
     /// Parses the words after `expect sk2`.
@@ -64,10 +84,28 @@ extension FeedParser {
             return .verified(try reader.reference(), false)
         case "unfinished":
             return .unfinished(try reader.count("a number of transactions"))
+        case "offer":
+            let reference = try reader.reference()
+            let types = FeedStep.StoreKit2Offers.types
+            let type = try reader.word(types.joined(separator: ", "))
+            guard types.contains(type) else {
+                throw reader.error(
+                    .invalidValue, at: reader.lastColumn, "\"\(type)\" is not an offer type",
+                    hint: "offer types are " + types.joined(separator: ", "))
+            }
+            let id = reader.next()
+            if let id, type == "none" {
+                throw reader.error(
+                    .wrongArguments, at: id.column, "an offer of type none has no identifier",
+                    hint: "write expect sk2 offer REF none")
+            }
+            return .offer(reference, type: type, id: id?.word)
         default:
             throw reader.error(
                 .invalidValue, at: reader.lastColumn, "unknown sk2 expectation \"\(kind)\"",
-                hint: "sk2 expectations are result, updates, entitlements, status, verified, unverified and unfinished")
+                hint:
+                    "sk2 expectations are result, updates, entitlements, status, verified, unverified, unfinished "
+                    + "and offer")
         }
     }
 }

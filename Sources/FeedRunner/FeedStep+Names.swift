@@ -86,11 +86,13 @@ extension FeedStep {
     /// The product identifiers an `sk2` step or expectation names.
     var storeKit2Products: [String] {
         switch self {
-        case .storeKit2(.buy(let product, _, _, _)): return [product]
+        case .storeKit2(.buy(let product, _, _, _, _)): return [product]
         case .storeKit2(.finish(.product(let product))): return [product]
         case .expect(.storeKit2(let expectation)):
             switch expectation {
-            case .result(.product(let product), _), .verified(.product(let product), _): return [product]
+            case .result(.product(let product), _), .verified(.product(let product), _),
+                .offer(.product(let product), _, _):
+                return [product]
             case .updates(let products), .entitlements(let products): return products
             default: return []
             }
@@ -102,7 +104,8 @@ extension FeedStep {
     var storeKit2References: [FeedStep.Reference] {
         switch self {
         case .storeKit2(.finish(let reference)): [reference]
-        case .expect(.storeKit2(.result(let reference, _))), .expect(.storeKit2(.verified(let reference, _))):
+        case .expect(.storeKit2(.result(let reference, _))), .expect(.storeKit2(.verified(let reference, _))),
+            .expect(.storeKit2(.offer(let reference, _, _))):
             [reference]
         default: []
         }

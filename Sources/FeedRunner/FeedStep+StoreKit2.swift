@@ -3,8 +3,9 @@ extension FeedStep {
     public enum StoreKit2Step: Sendable, Hashable {
         /// `sk2 listen`: the app starts iterating `Transaction.updates`; every update is logged (`sk2-update`).
         case listen
-        /// `sk2 buy PRODUCT [quantity N] [ask-to-buy] [as HANDLE]`: `Product.purchase(options:)`.
-        case buy(product: String, quantity: Int, askToBuy: Bool, handle: String?)
+        /// `sk2 buy PRODUCT [quantity N] [ask-to-buy] [win-back ID] [offer ID jws FILE] [intro-eligibility jws FILE]
+        /// [as HANDLE]`: `Product.purchase(options:)`.
+        case buy(product: String, quantity: Int, askToBuy: Bool, offers: StoreKit2Offers, handle: String?)
         /// `sk2 finish REF`: `Transaction.finish()`.
         case finish(Reference)
     }
@@ -23,5 +24,31 @@ extension FeedStep {
         case verified(Reference, Bool)
         /// `expect sk2 unfinished N`: `Transaction.unfinished` holds N transactions.
         case unfinished(Int)
+        /// `expect sk2 offer REF introductory|promotional|code|win-back|none [ID]`: the transaction's `offer`, its
+        /// type and, when given, its identifier.
+        case offer(Reference, type: String, id: String?)
+    }
+
+    /// The offers an `sk2 buy` applies, beyond its quantity and ask-to-buy.
+    public struct StoreKit2Offers: Sendable, Hashable {
+        /// `win-back ID`: `Product.PurchaseOption.winBackOffer(_:)` with the product's win-back offer of that
+        /// identifier.
+        public var winBack: String?
+        /// `offer ID jws FILE`: the promotional offer `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` applies.
+        public var promotional: String?
+        /// The file holding the promotional offer's compact JWS (relative to the feed).
+        public var promotionalJWSFile: String?
+        /// `intro-eligibility jws FILE`: the file holding the compact JWS of
+        /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)` (relative to the feed).
+        public var eligibilityJWSFile: String?
+
+        /// No offer.
+        public init() {}
+
+        /// The signed-offer files the purchase reads.
+        public var files: [String] { [promotionalJWSFile, eligibilityJWSFile].compactMap(\.self) }
+
+        /// The offer types `expect sk2 offer` names, as the feed spells them.
+        public static let types = ["introductory", "promotional", "code", "win-back", "none"]
     }
 }

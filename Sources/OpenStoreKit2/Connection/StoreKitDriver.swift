@@ -25,8 +25,12 @@ package final class StoreKitDriver: Sendable {
         client = StoreKitClient.client(for: store, deviceID: deviceID, account: account)
     }
 
-    /// Buys a product as `Product.purchase(options:)` does.
-    package func purchase(_ productID: String, quantity: Int, askToBuy: Bool) -> Outcome {
+    /// Buys a product as `Product.purchase(options:)` does; `options` adds the purchase options the app builds from
+    /// the product (an offer), and a thrown error fails the purchase.
+    package func purchase(
+        _ productID: String, quantity: Int, askToBuy: Bool,
+        options: (Product) throws -> [Product.PurchaseOption] = { _ in [] }
+    ) -> Outcome {
         do {
             try client.controls.check(.purchase)
             guard let definition = try client.store.loadProducts([productID]).products.first else {
@@ -37,7 +41,10 @@ package final class StoreKitDriver: Sendable {
                 definition, storefront: settings.storefront, locale: settings.locale, client: client)
             let (id, waiter) = client.start(
                 try StoreKitClient.request(
-                    for: product, options: [.quantity(quantity), .simulatesAskToBuyInSandbox(askToBuy)]))
+                    for: product,
+                    options: Set(try options(product)).union([
+                        .quantity(quantity), .simulatesAskToBuyInSandbox(askToBuy),
+                    ])))
             client.store.runUntilIdle()
             guard let decision = waiter.decided else { return .failed("the store did not decide the purchase") }
             let result = try client.outcome(of: decision, id: id)
@@ -68,6 +75,12 @@ package final class StoreKitDriver: Sendable {
     package func currentEntitlements() -> [VerificationResult<Transaction>] {
         client.store.runUntilIdle()
         return client.entitlementRecordIDs().compactMap { client.transactionResult($0) }
+    }
+
+    /// The signed transaction of an id, as `Transaction.all` holds it, or `nil` when the store has none.
+    package func transaction(_ transactionID: UInt64) -> VerificationResult<Transaction>? {
+        client.store.runUntilIdle()
+        return client.transactionResult(transactionID)
     }
 
     /// `Transaction.unfinished`.
