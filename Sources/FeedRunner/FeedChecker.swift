@@ -18,6 +18,8 @@ struct FeedChecker {
         var configurations: [String: StoreConfiguration] = [:]
         /// The compact JWS each signed-offer file an `sk2 buy` names holds, by the path the feed gives.
         var signedOffers: [String: String] = [:]
+        /// How many bytes `signedOffers` holds.
+        var signedOfferBytes = 0
         /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
         var firstNotificationExpectation: (line: Int, column: Int)?
     }
@@ -62,7 +64,17 @@ struct FeedChecker {
                     }
                 }
                 for path in offers.files where checked.signedOffers[path] == nil {
-                    checked.signedOffers[path] = try loadSignedOffer(path, line: line.line, column: column(of: path))
+                    let jws = try loadSignedOffer(path, line: line.line, column: column(of: path))
+                    checked.signedOfferBytes += jws.utf8.count
+                    guard checked.signedOfferBytes <= Self.maximumSignedOffersLength else {
+                        throw FeedError(
+                            .outOfBounds, file: file, line: line.line, column: column(of: path),
+                            "the signed offer files hold more than \(Self.maximumSignedOffersLength) bytes in all",
+                            hint:
+                                "a feed's signed offer files hold at most 16 MiB together; reuse a file or split the feed"
+                        )
+                    }
+                    checked.signedOffers[path] = jws
                 }
             }
             for reference in line.step.references {
@@ -118,6 +130,9 @@ struct FeedChecker {
 
     /// The most bytes of a signed offer file an `sk2 buy` reads (64 KiB; a compact JWS is well under 2 KiB).
     static let maximumSignedOfferLength = 64 << 10
+
+    /// The most bytes the signed offer files of one feed hold together (16 MiB).
+    static let maximumSignedOffersLength = 16 << 20
 
     /// Reads the compact JWS of a signed offer file an `sk2 buy` names, without surrounding whitespace.
     func loadSignedOffer(_ path: String, line: Int, column: Int) throws(FeedError) -> String {

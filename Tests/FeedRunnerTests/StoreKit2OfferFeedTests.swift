@@ -123,6 +123,25 @@ struct StoreKit2OfferFeedTests {
         #expect([missing, error("huge.jws"), error("empty.jws")].allSatisfy { $0?.line == 2 })
     }
 
+    @Test("A feed's signed offer files may hold 16 MiB together; past that the line is refused")
+    func totalBound() throws {
+        let count = (16 << 20) / 65_536 + 1
+        var files: [String: Data] = [:]
+        for index in 0..<count { files["\(index).jws"] = Data(repeating: UInt8(ascii: "a"), count: 65_536) }
+        let directory = try Self.folder(files)
+        let feed = (0..<count).map { "sk2 buy com.example.pro intro-eligibility jws \($0).jws" }
+        let error = feedError { () throws(FeedError) in
+            try FeedRun.run(feed.joined(separator: "\n"), file: "many.feed", baseDirectory: directory)
+        }
+        #expect(error?.code == .outOfBounds)
+        #expect(error?.line == count)
+        #expect(error?.message == "the signed offer files hold more than 16777216 bytes in all")
+        // One file fewer is within the bound.
+        let within = try FeedParser(file: "many.feed", baseDirectory: directory)
+            .validate(feed.dropLast().joined(separator: "\n"))
+        #expect(within == count - 1)
+    }
+
     @Test("A lapsed subscriber buys with a win-back offer; expect sk2 offer reads the transaction's offer")
     func winBackFeed() throws {
         let directory = try Self.folder(["winback.storekit": WinBackFixture.data])
