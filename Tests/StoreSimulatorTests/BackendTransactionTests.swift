@@ -8,17 +8,6 @@ import Testing
 
 @testable import StoreSimulator
 
-/// A listener that writes down every event.
-private final class EventLog: DeviceListener, Sendable {
-    private let log = Mutex<[DeviceEvent]>([])
-
-    var events: [DeviceEvent] { log.withLock { $0 } }
-
-    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
-        log.withLock { $0.append(event) }
-    }
-}
-
 /// What a developer's server changes on a transaction through the App Store Server API: its app account token (Set App
 /// Account Token) and whether a device still holds it unfinished (Finish Transaction).
 @Suite("App account tokens and transactions finished by a developer's server")
@@ -71,7 +60,7 @@ struct BackendTransactionTests {
     @Test("Finishing a transaction takes it off every device that holds it, and its front ends hear it removed")
     func finishEverywhere() throws {
         let store = SimulatedStore(lane: .manual)
-        let listener = EventLog()
+        let listener = EventRecorder()
         let phone = store.connect(deviceID: "phone", frontEnd: "tests", listener: listener)
         let (tablet, quiet) = store.silentConnection("tablet")
         let coins = phone.submit(PaymentRequest(productID: "com.example.coins100"))

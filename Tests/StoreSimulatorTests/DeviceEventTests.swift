@@ -4,21 +4,10 @@ import StoreSimulator
 import Synchronization
 import Testing
 
-/// A listener that implements only the required method, and writes down every event.
-private final class EventLog: DeviceListener, Sendable {
-    private let log = Mutex<[DeviceEvent]>([])
-
-    var events: [DeviceEvent] { log.withLock { $0 } }
-
-    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
-        log.withLock { $0.append(event) }
-    }
-}
-
 /// A listener that writes down every event and runs an action the first time it hears of a transaction `.purchasing`.
 private final class PurchasingHook: DeviceListener, @unchecked Sendable {
     // @unchecked: used on a manual lane only, from the test's thread.
-    let log = EventLog()
+    let log = EventRecorder()
     var action: (() -> Void)?
 
     func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
@@ -37,8 +26,8 @@ struct DeviceEventTests {
     func attachAndLeaveDuringReport() throws {
         let store = SimulatedStore(lane: .manual)
         let hook = PurchasingHook()
-        let leaving = EventLog()
-        let joining = EventLog()
+        let leaving = EventRecorder()
+        let joining = EventRecorder()
         let connection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: hook)
         let leavingConnection = store.connect(deviceID: "phone", frontEnd: "Widget", listener: leaving)
         var joined: DeviceConnection?
@@ -59,7 +48,7 @@ struct DeviceEventTests {
     @Test("A listener that only handles events hears a payment purchasing, then decided, and a finished one removed")
     func defaultEvents() throws {
         let store = SimulatedStore(lane: .manual)
-        let log = EventLog()
+        let log = EventRecorder()
         let device = store.connect(deviceID: "phone", frontEnd: "tests", listener: log)
         #expect(device.unfinishedTransactions.isEmpty)
         let id = device.submit(PaymentRequest(productID: "com.example.coins100"))
@@ -82,8 +71,8 @@ struct DeviceEventTests {
     @Test("Two front ends of one device each hear every event once, in store order; one finishing removes for both")
     func twoFrontEnds() throws {
         let store = SimulatedStore(lane: .manual)
-        let first = EventLog()
-        let second = EventLog()
+        let first = EventRecorder()
+        let second = EventRecorder()
         let one = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: first)
         let two = store.connect(deviceID: "phone", frontEnd: "StoreKit 2", listener: second)
         let coins = one.submit(PaymentRequest(productID: "com.example.coins100"))
@@ -112,9 +101,9 @@ struct DeviceEventTests {
     @Test("A front end attached under the name of one already attached takes over; others keep listening")
     func takeOver() throws {
         let store = SimulatedStore(lane: .manual)
-        let old = EventLog()
-        let other = EventLog()
-        let relaunched = EventLog()
+        let old = EventRecorder()
+        let other = EventRecorder()
+        let relaunched = EventRecorder()
         let oldConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: old)
         let otherConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 2", listener: other)
         let newConnection = store.connect(deviceID: "phone", frontEnd: "StoreKit 1", listener: relaunched)
@@ -139,14 +128,14 @@ struct DeviceEventTests {
     @Test("A device's transactions outlive its front end; a payment left purchasing is decided when one connects")
     func reconnect() throws {
         let store = SimulatedStore(lane: .manual)
-        var first: EventLog? = EventLog()
+        var first: EventRecorder? = EventRecorder()
         let connection = store.connect(deviceID: "tablet", frontEnd: "tests", listener: first!)
         let pro = connection.submit(PaymentRequest(productID: "com.example.pro"))
         first = nil  // the app went away before the store ran
         store.runUntilIdle()
         let decided = try #require(connection.unfinishedTransaction(pro))
         #expect(decided.state == .purchased)
-        let late = EventLog()
+        let late = EventRecorder()
         let again = store.connect(deviceID: "tablet", frontEnd: "tests", listener: late)
         #expect(again.unfinishedTransactions == [decided])
         store.runUntilIdle()
@@ -156,13 +145,13 @@ struct DeviceEventTests {
     @Test("A purchase reaches the devices signed in to the account now, as devices change accounts")
     func purchasesFollowAccounts() throws {
         let store = SimulatedStore(lane: .manual)
-        let phone = store.connect(deviceID: "phone", account: "alice", frontEnd: "tests", listener: EventLog())
-        let tablet = store.connect(deviceID: "tablet", account: "alice", frontEnd: "tests", listener: EventLog())
+        let phone = store.connect(deviceID: "phone", account: "alice", frontEnd: "tests", listener: EventRecorder())
+        let tablet = store.connect(deviceID: "tablet", account: "alice", frontEnd: "tests", listener: EventRecorder())
         let first = phone.submit(PaymentRequest(productID: "com.example.coins100"))
         store.runUntilIdle()
         #expect(tablet.otherDevicePurchases.map(\.id) == [first])
         // The tablet signs in to bob, alone there: neither account has another device to tell.
-        let bobsTablet = store.connect(deviceID: "tablet", account: "bob", frontEnd: "tests", listener: EventLog())
+        let bobsTablet = store.connect(deviceID: "tablet", account: "bob", frontEnd: "tests", listener: EventRecorder())
         let alone = phone.submit(PaymentRequest(productID: "com.example.coins100"))
         let bobs = bobsTablet.submit(PaymentRequest(productID: "com.example.coins100"))
         store.runUntilIdle()
@@ -170,7 +159,7 @@ struct DeviceEventTests {
         #expect(bobsTablet.otherDevicePurchases.map(\.id) == [first], "nothing new from alice's phone")
         #expect(phone.otherDevicePurchases.isEmpty, "nothing from bob's tablet")
         // A watch joins bob: the tablet's purchases reach it, not alice's phone.
-        let watch = store.connect(deviceID: "watch", account: "bob", frontEnd: "tests", listener: EventLog())
+        let watch = store.connect(deviceID: "watch", account: "bob", frontEnd: "tests", listener: EventRecorder())
         let shared = bobsTablet.submit(PaymentRequest(productID: "com.example.coins100"))
         store.runUntilIdle()
         #expect(watch.otherDevicePurchases.map(\.id) == [shared])

@@ -34,15 +34,6 @@ private final class FamilyChanges: Sendable {
     var lines: [String] { all.map { "\($0.kindName) \($0.account) \($0.transaction.productID)" } }
 }
 
-/// Keeps every event a device hears.
-private final class HeardEvents: DeviceListener, Sendable {
-    private let heard = Mutex<[DeviceEvent]>([])
-    var events: [DeviceEvent] { heard.withLock { $0 } }
-    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
-        heard.withLock { $0.append(event) }
-    }
-}
-
 @Suite("Family Sharing in the store")
 struct FamilySharingTests {
     @Test("A shareable non-consumable bought by one member gives each other member a transaction of its own")
@@ -275,7 +266,7 @@ struct FamilySharingTests {
     @Test("A device of a member hears its shared transaction as a purchase made elsewhere, and its revocation")
     func membersDevicesHear() throws {
         let store = SimulatedStore(configuration: familyCatalog, lane: .manual)
-        let listener = HeardEvents()
+        let listener = EventRecorder()
         let phone = store.connect(deviceID: "bobs-phone", account: "bob", frontEnd: "tests", listener: listener)
         try store.joinFamily("smiths", account: "alice")
         try store.joinFamily("smiths", account: "bob")

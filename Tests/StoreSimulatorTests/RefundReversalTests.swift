@@ -8,17 +8,6 @@ import Testing
 
 @testable import StoreSimulator
 
-/// Collects what a store tells one device.
-private final class EventLog: DeviceListener, Sendable {
-    private let log = Mutex<[DeviceEvent]>([])
-
-    var events: [DeviceEvent] { log.withLock { $0 } }
-
-    func connection(_ connection: DeviceConnection, didProduce event: DeviceEvent) {
-        log.withLock { $0.append(event) }
-    }
-}
-
 /// `reverseRefund(transactionID:)`: a granted refund reversed after a dispute (Apple's `REFUND_REVERSED`).
 @Suite("Refund reversals")
 struct RefundReversalTests {
@@ -28,7 +17,7 @@ struct RefundReversalTests {
     @Test("A reversed refund gives the purchase back: no cancellation in the receipt or the signed transaction")
     func nonConsumableIsOwnedAgain() throws {
         let store = SimulatedStore(lane: .manual)
-        let log = EventLog()
+        let log = EventRecorder()
         let connection = store.connect(deviceID: "phone", frontEnd: "tests", listener: log)
         defer { withExtendedLifetime(connection) {} }
         let pro = try store.buyProduct("com.example.pro")
