@@ -65,10 +65,7 @@ final class FeedRecorder {
                 }
             }
             guard log.logs else { continue }
-            var event = log.line("updated", seq: seq)
-            event.add("user", observer.user)
-            if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-            event.add("observer", observer.name)
+            var event = observerLine("updated", seq: seq, by: observer)
             event.add("handle", world.handleNames[transaction.storeIdentifier])
             event.add("product", transaction.payment.productIdentifier)
             event.add("quantity", transaction.payment.quantity)
@@ -80,14 +77,20 @@ final class FeedRecorder {
         }
     }
 
+    /// A line of what an observer heard, opened with its user, its device (unless the main one) and its name.
+    private func observerLine(_ name: String, seq: Int? = nil, by observer: FeedObserver) -> EventLine {
+        var event = seq.map { log.line(name, seq: $0) } ?? log.line(name)
+        event.add("user", observer.user)
+        if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
+        event.add("observer", observer.name)
+        return event
+    }
+
     func delivered(_ transaction: SKPaymentTransaction, by observer: FeedObserver) {
         // The sequence moves on whether or not the line is written: offer nonces are made from it.
         let seq = log.nextSequence()
         guard log.logs else { return }
-        var event = log.line("delivered", seq: seq)
-        event.add("user", observer.user)
-        if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-        event.add("observer", observer.name)
+        var event = observerLine("delivered", seq: seq, by: observer)
         event.add("handle", world.handleNames[transaction.storeIdentifier])
         event.add("product", transaction.payment.productIdentifier)
         event.add("id", transaction.transactionIdentifier)
@@ -101,10 +104,7 @@ final class FeedRecorder {
             if first { world.removed(id, product: transaction.payment.productIdentifier, seat: observer.seat) }
             let seq = log.nextSequence()
             guard log.logs else { continue }
-            var event = log.line("removed", seq: seq)
-            event.add("user", observer.user)
-            if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-            event.add("observer", observer.name)
+            var event = observerLine("removed", seq: seq, by: observer)
             event.add("handle", world.handleNames[id])
             event.add("product", transaction.payment.productIdentifier)
             event.add("id", transaction.transactionIdentifier)
@@ -124,29 +124,20 @@ final class FeedRecorder {
                 world.devices[observer.seat]?.restoresFailed += 1
             }
         }
-        var event = log.line(finished ? "restoreFinished" : "restoreFailed")
-        event.add("user", observer.user)
-        if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-        event.add("observer", observer.name)
+        var event = observerLine(finished ? "restoreFinished" : "restoreFailed", by: observer)
         if let failure { event.add("error", StoreErrorCode(rawValue: failure.rawValue)?.name ?? "unknown") }
         log.write(event)
     }
 
     func observedStorefront(_ countryCode: String, by observer: FeedObserver) {
-        var event = log.line("storefrontChanged")
-        event.add("user", observer.user)
-        if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-        event.add("observer", observer.name)
+        var event = observerLine("storefrontChanged", by: observer)
         event.add("storefront", countryCode)
         log.write(event)
     }
 
     func observedRevocation(_ products: [String], by observer: FeedObserver, queue: SKPaymentQueue) {
         if isFirstObserver(observer, of: queue) { world.devices[observer.seat]?.revoked.formUnion(products) }
-        var event = log.line("revoked")
-        event.add("user", observer.user)
-        if observer.device != FeedWorld.mainDevice { event.add("device", observer.device) }
-        event.add("observer", observer.name)
+        var event = observerLine("revoked", by: observer)
         event.add("products", strings: products)
         log.write(event)
     }
