@@ -42,16 +42,7 @@ enum FeedScaling {
                     + "\(Int(budget)) s, fresh process")
             let figures = try context.child("feed.run", [file.path, String(samples), String(budget)])
             points.append(BenchmarkReport.Point(size: size, values: figures))
-            if let rate = figures["stepsPerSecond"], let peak = figures["peakRSSMiB"] {
-                log("    \(Format.number(rate)) steps/s, peak RSS \(Format.significant(peak)) MiB")
-            }
-            if figures["stopped"] == 1, let completed = figures["stepsCompleted"] {
-                let note =
-                    "the \(size)-step feed was stopped at the \(Int(budget)) s budget after \(Int(completed)) steps; "
-                    + "its rate and memory cover those steps"
-                log("    \(note)")
-                notes.append(note)
-            }
+            logRun(figures, subject: "the \(size)-step feed", budget: budget, notes: &notes)
         }
         guard let largest = points.last, let smallest = points.first else {
             throw BenchmarkError("feed.run measured no size")
@@ -123,6 +114,23 @@ enum FeedScaling {
             "feeds: FeedGenerator(users: min(1000, steps / 20), steps:, seed: \(seed)); sizes "
                 + points.map { String($0.size) }.joined(separator: ", "))
         return report
+    }
+
+    /// Logs a `feed.run` child's rate and peak memory (after `prefix`), and, if the child stopped at its time budget, a
+    /// note that `subject` was stopped there, logged and kept in `notes`.
+    static func logRun(
+        _ figures: [String: Double], prefix: String = "", subject: String, budget: Double, notes: inout [String]
+    ) {
+        if let rate = figures["stepsPerSecond"], let peak = figures["peakRSSMiB"] {
+            log("    \(prefix)\(Format.number(rate)) steps/s, peak RSS \(Format.significant(peak)) MiB")
+        }
+        if figures["stopped"] == 1, let completed = figures["stepsCompleted"] {
+            let note =
+                "\(subject) was stopped at the \(Int(budget)) s budget after \(Int(completed)) steps; "
+                + "its rate and memory cover those steps"
+            log("    \(note)")
+            notes.append(note)
+        }
     }
 
     /// A new, empty temporary folder for one benchmark's generated feeds (`openstorekit-bench-NAME-PID`); the caller

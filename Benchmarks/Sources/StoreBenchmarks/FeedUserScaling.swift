@@ -47,9 +47,7 @@ enum FeedUserScaling {
                         + "\(Int(figures["stepsCompleted"] ?? 0)) steps")
             }
             points.append(BenchmarkReport.Point(size: users, values: figures))
-            if let rate = figures["stepsPerSecond"], let peak = figures["peakRSSMiB"] {
-                log("    \(Format.number(rate)) steps/s, peak RSS \(Format.significant(peak)) MiB")
-            }
+            FeedScaling.logRun(figures, subject: "the \(users)-user feed", budget: budget, notes: &notes)
             let stateSamples = stateSamples(at: users, options)
             let stateBudget = 3 * budget
             log(
@@ -58,16 +56,9 @@ enum FeedUserScaling {
             let state = try context.child(
                 "feed.run", [file.path, String(stateSamples), String(stateBudget), "state"])
             statePoints.append(BenchmarkReport.Point(size: users, values: state))
-            if let rate = state["stepsPerSecond"], let peak = state["peakRSSMiB"] {
-                log("    with --state: \(Format.number(rate)) steps/s, peak RSS \(Format.significant(peak)) MiB")
-            }
-            if state["stopped"] == 1, let completed = state["stepsCompleted"] {
-                let note =
-                    "with --state, the \(users)-user feed was stopped at the \(Int(stateBudget)) s budget after "
-                    + "\(Int(completed)) steps; its rate and memory cover those steps"
-                log("    \(note)")
-                notes.append(note)
-            }
+            FeedScaling.logRun(
+                state, prefix: "with --state: ", subject: "with --state, the \(users)-user feed", budget: stateBudget,
+                notes: &notes)
         }
         guard let largest = points.last, let smallest = points.first else {
             throw BenchmarkError("feed.scaling measured no size")
