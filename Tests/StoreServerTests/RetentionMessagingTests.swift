@@ -260,15 +260,20 @@
             #expect(payload.requestIdentifier == chosen["requestIdentifier"] as? String)
             #expect(payload.signedDate == JWSDate(fixture.store.now).millisecondsSince1970)
 
-            // Garbage, an unknown message, another group's product, a rejected message: the default is shown.
+            // Garbage, an unknown message, another group's product, an offer's message with an image: the default is shown.
             let other = "c3c3c3c3-0000-4000-8000-000000000004"
             for (answer, failure) in [
                 ("not json", "INVALID_RESPONSE"),
                 (#"{"message":{"messageIdentifier":"\#(other)"}}"#, "no message \(other)"),
                 (#"{"message":{}}"#, "INVALID_RESPONSE"),
                 (
-                    #"{"alternateProduct":{"messageIdentifier":"\#(Self.message)","productId":"com.example.pro"}}"#,
+                    #"{"alternateProduct":{"messageIdentifier":"\#(Self.fallback)","productId":"com.example.pro"}}"#,
                     "com.example.pro is not another subscription of the group of \(Self.monthly)"
+                ),
+                (
+                    #"{"promotionalOffer":{"messageIdentifier":"\#(Self.message)","promotionalOfferSignatureV2":"x"}}"#,
+                    "the message \(Self.message) has an image or bullet points: a switch-plan or promotional-offer "
+                        + "message is text only"
                 ),
             ] {
                 endpoint.answer(answer)
@@ -278,7 +283,8 @@
                 #expect(shown["failure"] as? String == failure, "\(answer)")
             }
             endpoint.answer(
-                #"{"promotionalOffer":{"messageIdentifier":"\#(Self.message)","promotionalOfferSignatureV2":"x.y.z"}}"#)
+                #"{"promotionalOffer":{"messageIdentifier":"\#(Self.fallback)","promotionalOfferSignatureV2":"x.y.z"}}"#
+            )
             let offer = try await Self.openFlow(fixture, original)
             #expect(offer["source"] as? String == "realtime")
             #expect(offer["promotionalOffer"] as? Bool == true)
@@ -292,10 +298,10 @@
             #expect(
                 shown.map(\.source) == [
                     .none, .realtime, .defaultMessage, .defaultMessage, .defaultMessage,
-                    .defaultMessage, .realtime, .none,
+                    .defaultMessage, .defaultMessage, .realtime, .none,
                 ])
             let listed = try await fixture.control("GET", "retention/shown")
-            #expect((try JSONSerialization.jsonObject(with: Data(listed.body)) as? [Any])?.count == 8)
+            #expect((try JSONSerialization.jsonObject(with: Data(listed.body)) as? [Any])?.count == 9)
 
             // A transaction that is not a subscription's original transaction.
             let pro = try await APIEndpointTests.buy(fixture, "com.example.pro")

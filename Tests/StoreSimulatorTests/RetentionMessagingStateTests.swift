@@ -11,6 +11,7 @@ struct RetentionMessagingStateTests {
     static let monthly = "com.example.premium.monthly"
     static let image = UUID(uuidString: "A1A1A1A1-0000-4000-8000-000000000001")!
     static let message = UUID(uuidString: "B2B2B2B2-0000-4000-8000-000000000001")!
+    static let textOnly = UUID(uuidString: "B2B2B2B2-0000-4000-8000-000000000002")!
     static let request = UUID(uuidString: "C3C3C3C3-0000-4000-8000-000000000001")!
 
     static var withImage: RetentionMessaging.Message {
@@ -37,6 +38,8 @@ struct RetentionMessagingStateTests {
         }
         try store.changeRetentionMessaging(.uploadImage(Self.image, size: .fullSize))
         try store.changeRetentionMessaging(.uploadMessage(Self.withImage))
+        try store.changeRetentionMessaging(
+            .uploadMessage(RetentionMessaging.Message(identifier: Self.textOnly, header: "Switch", body: "Save.")))
         #expect(
             store.retentionMessagingProblem(.deleteImage(Self.image)) == .imageInUse(Self.image, message: Self.message))
         #expect(
@@ -48,7 +51,8 @@ struct RetentionMessagingStateTests {
             Self.flow(
                 original,
                 .alternateProduct(
-                    messageIdentifier: Self.message, productID: "com.example.premium.yearly")))
+                    messageIdentifier: Self.textOnly, productID: "com.example.premium.yearly")))
+        try store.changeRetentionMessaging(Self.flow(original, .promotionalOffer(messageIdentifier: Self.message)))
         try store.changeRetentionMessaging(.review(Self.image, state: .rejected))
         try store.changeRetentionMessaging(Self.flow(original, .message(Self.message)))
         #expect(
@@ -65,11 +69,15 @@ struct RetentionMessagingStateTests {
         #expect(store.retentionMessaging.defaultMessages.isEmpty)
 
         let shown = store.retentionMessaging.shown
-        #expect(shown.map(\.source) == [.none, .realtime, .none, .defaultMessage, .none])
+        #expect(shown.map(\.source) == [.none, .realtime, .none, .none, .defaultMessage, .none])
         #expect(shown[1].alternateProductID == "com.example.premium.yearly")
         #expect(
-            shown[2].failure == "the message b2b2b2b2-0000-4000-8000-000000000001 or an image of it is not approved")
-        #expect(shown[3].messageIdentifier == Self.message)
+            shown[2].failure
+                == "the message b2b2b2b2-0000-4000-8000-000000000001 has an image or bullet points: a switch-plan or "
+                + "promotional-offer message is text only")
+        #expect(
+            shown[3].failure == "the message b2b2b2b2-0000-4000-8000-000000000001 or an image of it is not approved")
+        #expect(shown[4].messageIdentifier == Self.message)
         #expect(shown.allSatisfy { $0.productID == Self.monthly && $0.originalTransactionID == original })
     }
 

@@ -98,8 +98,8 @@ extension StoreState {
     }
 
     /// What a customer is shown (docs/decisions.md 101): the backend's choice when its message (and every image of
-    /// it) is approved and, for an alternate product, the product is another auto-renewable subscription of the same
-    /// group; else the default message of the product in the locale when it is showable; else nothing.
+    /// it) is approved and, for an alternate product or a promotional offer, has no image or bullet point, and for an
+    /// alternate product the product is another auto-renewable subscription of the same group; else the default message of the product in the locale when it is showable; else nothing.
     private mutating func shownRetentionMessage(
         originalID: UInt64, locale: String, requestIdentifier: UUID, choice: RetentionChoice?, failure: String?,
         now: Date
@@ -135,6 +135,11 @@ extension StoreState {
         guard retentionMessaging.message(choice.messageIdentifier) != nil else { return "no message \(id)" }
         guard retentionMessaging.isShowable(choice.messageIdentifier) else {
             return "the message \(id) or an image of it is not approved"
+        }
+        if case .message = choice {
+        } else if retentionMessaging.message(choice.messageIdentifier)?.imageIdentifiers.isEmpty == false {
+            return "the message \(id) has an image or bullet points: a switch-plan or promotional-offer message is "
+                + "text only"
         }
         if case .alternateProduct(_, let alternate) = choice {
             let group = product(productID)?.subscription?.groupID
