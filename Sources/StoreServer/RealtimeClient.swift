@@ -1,4 +1,5 @@
 #if Server
+    import COpenSSL
     import Foundation
     #if canImport(Glibc)
         import Glibc
@@ -8,9 +9,10 @@
     /// answer, status and body, within a deadline: a receiver that never answers, answers slowly or sends more than
     /// ``responseLimit`` bytes costs at most the timeout and that many bytes.
     ///
-    /// The request is HTTP/1.0 (`Connection: close`), so the answer is never chunked and ends when the receiver closes
-    /// the connection or has sent its `Content-Length`. Only `http` URLs are reached; an `https` URL fails as
-    /// `TLS_ISSUE` (docs/decisions.md 102). How an attempt went is Apple's `sendAttemptResult`.
+    /// The connection and the TLS handshake of an `https` URL are ``NotificationClient``'s (non-blocking OpenSSL BIOs,
+    /// the certificate verified against the CAs trusted and the URL's host). The request is HTTP/1.0
+    /// (`Connection: close`), so the answer is never chunked and ends when the receiver closes the connection or has
+    /// sent its `Content-Length`. How an attempt went is Apple's `sendAttemptResult`.
     struct RealtimeClient: Sendable {
         /// The most bytes of an answer read.
         static let responseLimit = 64 * 1024
@@ -27,87 +29,83 @@
 
         /// How long an attempt may take, in seconds.
         let timeout: TimeInterval
+        /// The connections and TLS settings.
+        private let connections: NotificationClient
+
+        /// Makes a client whose attempts end within `timeout`; an https endpoint's certificate must chain to the
+        /// system's default CA paths, or with `trustedCertificates` (a PEM file) to one of those instead.
+        init(timeout: TimeInterval, trustedCertificates: String? = nil) {
+            self.timeout = timeout
+            connections = NotificationClient(timeout: timeout, trustedCertificates: trustedCertificates)
+        }
 
         /// POSTs `body` (JSON) to `url`; blocks the calling thread until the answer is read or the deadline passes.
         func post(_ body: [UInt8], to url: URL) -> Answer {
+            ERR_clear_error()
+            defer { ERR_clear_error() }
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+                let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                let host = components.host, !host.isEmpty
             else { return Answer(result: "OTHER") }
-            guard scheme == "http" else { return Answer(result: scheme == "https" ? "TLS_ISSUE" : "OTHER") }
-            let port = components.port ?? 80
+            let secure = scheme == "https"
+            let port = components.port ?? (secure ? 443 : 80)
             let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var list: UnsafeMutablePointer<addrinfo>?
-            guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-                return Answer(result: "NO_RESPONSE")
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            guard let connection = BIO_new_connect("\(bracketed):\(port)") else { return Answer(result: "OTHER") }
+            var top = connection
+            defer { BIO_free_all(top) }
+            _ = COpenSSL_BIO_set_nbio(connection, 1)
+            let wait = { (bio: OpaquePointer, writing: Bool) -> String?? in
+                connections.wait(bio, writing: writing, deadline: deadline) { false }
             }
-            defer { freeaddrinfo(list) }
-            let socket = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-            guard socket >= 0 else { return Answer(result: "SOCKET_ISSUE") }
-            defer { close(socket) }
-            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-            if connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 {
-                guard errno == EINPROGRESS else { return Answer(result: "NO_RESPONSE") }
-                guard Self.wait(socket, for: POLLOUT, until: deadline) else { return Answer(result: "TIMED_OUT") }
-                var error: Int32 = 0
-                var length = socklen_t(MemoryLayout<Int32>.size)
-                guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else {
-                    return Answer(result: "NO_RESPONSE")
+            while COpenSSL_BIO_do_connect(connection) <= 0 {
+                guard COpenSSL_BIO_should_retry(connection) != 0 else { return Answer(result: "NO_RESPONSE") }
+                if let result = wait(connection, true) { return Answer(result: result ?? "OTHER") }
+            }
+            if secure {
+                guard let context = connections.context, let tls = BIO_new_ssl(context, 1) else {
+                    return Answer(result: "TLS_ISSUE")
+                }
+                top = BIO_push(tls, connection) ?? tls
+                if let result = connections.handshake(tls, host: host, deadline: deadline, isCancelled: { false }) {
+                    return Answer(result: result ?? "OTHER")
                 }
             }
-            let bracketed = host.contains(":") ? "[\(host)]" : host
             let path =
                 (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
                 + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-            let head =
-                "POST \(path) HTTP/1.0\r\nHost: \(components.port == nil ? bracketed : "\(bracketed):\(port)")\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            let request = Array(head.utf8) + body
+            let hostHeader = components.port == nil ? bracketed : "\(bracketed):\(port)"
+            let request =
+                Array(
+                    ("POST \(path) HTTP/1.0\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + body
             var sent = 0
             while sent < request.count {
                 let count = request.withUnsafeBytes { bytes in
-                    send(socket, bytes.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                    BIO_write(top, bytes.baseAddress.map { $0 + sent }, Int32(bytes.count - sent))
                 }
                 if count > 0 {
-                    sent += count
-                } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                    guard Self.wait(socket, for: POLLOUT, until: deadline) else { return Answer(result: "TIMED_OUT") }
+                    sent += Int(count)
+                } else if COpenSSL_BIO_should_retry(top) != 0 {
+                    if let result = wait(top, false) { return Answer(result: result ?? "OTHER") }
                 } else {
-                    return Answer(result: "PREMATURE_CLOSE")
+                    return Answer(result: secure ? "TLS_ISSUE" : "PREMATURE_CLOSE")
                 }
             }
             var response: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while Self.expectedLength(of: response).map({ response.count < $0 }) ?? true {
-                let count = recv(socket, &buffer, buffer.count, 0)
+                let count = buffer.withUnsafeMutableBytes { BIO_read(top, $0.baseAddress, Int32($0.count)) }
                 if count > 0 {
-                    response += buffer[0..<count]
+                    response += buffer[0..<Int(count)]
                     if response.count > Self.responseLimit { return Answer(result: "INVALID_RESPONSE") }
-                } else if count == 0 {
-                    break
-                } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                    guard Self.wait(socket, for: POLLIN, until: deadline) else { return Answer(result: "TIMED_OUT") }
+                } else if COpenSSL_BIO_should_retry(top) != 0 {
+                    if let result = wait(top, false) { return Answer(result: result ?? "OTHER") }
                 } else {
-                    return Answer(result: "PREMATURE_CLOSE")
+                    break  // closed
                 }
             }
             return Self.answer(response)
-        }
-
-        /// Waits until `socket` is ready for `events`; false once the deadline passed.
-        private static func wait(_ socket: Int32, for events: Int32, until deadline: ContinuousClock.Instant) -> Bool {
-            while true {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { return false }
-                let milliseconds = max(
-                    1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-                var descriptor = pollfd(fd: socket, events: Int16(events), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(min(milliseconds, 1000)))
-                if ready > 0 { return true }
-                if ready < 0, errno != EINTR { return true }  // the next call reports the error
-            }
         }
 
         /// Where the head of a response ends (after its blank line), if it has ended.
