@@ -265,6 +265,8 @@ final class FeedInterpreter {
             return perform(.leaveFamily(account: user))
         case .reverseRefund(let reference):
             return perform(reference) { .reverseRefund($0) }
+        case .cancellationFlow(let reference, let locale):
+            return cancellationFlow(reference, locale: locale)
         case .refundRequest(let reference, let reason):
             return perform(reference) { .requestRefund($0, reason: reason) }
         case .refundDecline(let reference):

@@ -47,7 +47,7 @@ public struct FeedParser: Sendable {
         "config", "set", "user", "device", "observer", "delegate", "buy", "buy-elsewhere", "promote", "next",
         "approve", "decline", "finish", "delete", "clear-transactions", "resolve", "refund", "reverse-refund",
         "refund-request", "refund-decline", "restore", "show-price-consent", "advance", "restart", "expire", "renew",
-        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "expect",
+        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "expect", "cancellation-flow",
     ]
 
     /// Parses each step in order and hands it to `body`.
@@ -147,6 +147,8 @@ public struct FeedParser: Sendable {
             step = .refund(try reader.reference())
         case "reverse-refund":
             step = .reverseRefund(try reader.reference())
+        case "cancellation-flow":
+            step = .cancellationFlow(try reader.reference(), locale: reader.next()?.word ?? "en-US")
         case "refund-request":
             step = try refundRequest(&reader)
         case "refund-decline":

@@ -26,7 +26,23 @@ public protocol FeedServer: AnyObject {
     /// - Returns: the notifications, or nil when some were still not attempted after `seconds`.
     func notifications(within seconds: Double) -> [FeedNotification]?
 
+    /// A customer opens the cancellation flow of the subscription whose original transaction is
+    /// `originalTransactionID`: the server sends the backend its signed real-time request and the store records what
+    /// was shown (Retention Messaging).
+    ///
+    /// - Returns: what was shown, or the store's error; nil when the server does not serve Retention Messaging (the
+    ///   feed then records the flow without a backend).
+    func openCancellationFlow(originalTransactionID: UInt64, locale: String)
+        -> Result<ShownRetentionMessage, StoreSimulatorError>?
+
     /// The feed ended (its last step ran, or one failed): stops serving, possibly after serving on until the process
     /// is asked to stop. The feed's store is closed after this returns. Called once.
     func finish()
+}
+
+extension FeedServer {
+    /// A server that does not serve Retention Messaging: nil, so the feed records the flow without a backend.
+    public func openCancellationFlow(originalTransactionID: UInt64, locale: String)
+        -> Result<ShownRetentionMessage, StoreSimulatorError>?
+    { nil }
 }

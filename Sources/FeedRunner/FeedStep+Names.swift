@@ -17,7 +17,7 @@ extension FeedStep {
             products.append(product)
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
             .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
-            .resolve(let reference), .autoRenew(let reference, _),
+            .resolve(let reference), .autoRenew(let reference, _), .cancellationFlow(let reference, _),
             .priceIncrease(let reference, _),
             .delete(let reference):
             add(reference)
@@ -65,7 +65,7 @@ extension FeedStep {
         switch self {
         case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
             .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
-            .resolve(let reference), .autoRenew(let reference, _),
+            .resolve(let reference), .autoRenew(let reference, _), .cancellationFlow(let reference, _),
             .priceIncrease(let reference, _),
             .delete(let reference):
             return [reference]

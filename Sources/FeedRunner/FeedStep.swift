@@ -208,6 +208,9 @@ public enum FeedStep: Sendable, Hashable {
     case delete(Reference)
     /// `clear-transactions`: the store's history and every queue are emptied.
     case clearTransactions
+    /// `cancellation-flow REF [LOCALE]`: the customer opens the cancellation flow of the subscription the transaction
+    /// belongs to (Retention Messaging); `en-US` when no locale is given.
+    case cancellationFlow(Reference, locale: String)
     /// `advance DURATION`.
     case advance(FeedDuration)
     /// `restart`: the app stops and starts again; unfinished transactions are redelivered.

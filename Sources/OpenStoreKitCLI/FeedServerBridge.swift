@@ -74,6 +74,18 @@
             }
         }
 
+        func openCancellationFlow(originalTransactionID: UInt64, locale: String)
+            -> Result<ShownRetentionMessage, StoreSimulatorError>?
+        {
+            guard let server else { return nil }
+            do {
+                return .success(
+                    try server.openCancellationFlow(originalTransactionID: originalTransactionID, locale: locale))
+            } catch {
+                return .failure(error)
+            }
+        }
+
         func notifications(within seconds: Double) -> [FeedNotification]? {
             guard let server else { return [] }
             let idle = DispatchSemaphore(value: 0)

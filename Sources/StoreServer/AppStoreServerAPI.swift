@@ -19,6 +19,8 @@
         let bundleID: String
         /// Counts requests against Apple's rate limits; nil enforces none.
         let limiter: RateLimiter?
+        /// Sends Retention Messaging's real-time requests and performance tests.
+        let realtime: RetentionRealtime
 
         /// How many items a page holds.
         static let pageSize = 20
@@ -46,6 +48,9 @@
             let parts = APIRequest.segments(of: request.path).dropFirst()
             // parts[0] == "inApps"
             let route = Array(parts.dropFirst())
+            if route.count >= 2, route[0] == "v1", route[1] == "messaging" {
+                return try messaging(request, route: route)
+            }
             guard let endpoint = APIEndpoint(method: request.method, route: route) else {
                 return .text(404, "Not Found\n")
             }

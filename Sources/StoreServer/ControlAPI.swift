@@ -16,6 +16,8 @@
         let driver: StoreDriver
         let notifications: NotificationSender
         let token: String
+        /// Sends Retention Messaging's real-time requests.
+        let realtime: RetentionRealtime
 
         func handle(_ request: HTTPRequest) -> HTTPResponse {
             guard request.isFromLoopback else {
@@ -111,6 +113,8 @@
                     throw ControlError("deliveries are still going on after 30 s", status: 504)
                 }
                 return Self.ok(["notifications": notifications.records.count])
+            case (_, _) where route.first == "retention":
+                return try retention(method, Array(route.dropFirst()), body)
             case (_, 3) where route[0] == "transactions":
                 guard let id = APIRequest.transactionID(route[1]) else { throw ControlError("not a transaction id") }
                 return try transaction(id, action: route[2], method: method, body: body)

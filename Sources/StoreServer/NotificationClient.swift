@@ -24,7 +24,7 @@
         static let responseLimit = 64 * 1024
 
         /// The TLS settings of https receivers (`SSL_CTX`, only read once made); nil when OpenSSL could not make it.
-        private let context: OpaquePointer?
+        let context: OpaquePointer?
         private let timeout: TimeInterval
 
         /// Makes a client whose attempts end within `timeout`; an https receiver's certificate must chain to the
@@ -96,7 +96,7 @@
 
         /// Shakes hands over `tls` (a TLS BIO over the connection), verifying that the certificate names `host`: nil
         /// once done, else the attempt's result (nil inside: cancelled).
-        private func handshake(
+        func handshake(
             _ tls: OpaquePointer, host: String, deadline: ContinuousClock.Instant, isCancelled: () -> Bool
         ) -> String?? {
             guard let ssl = COpenSSL_BIO_get_ssl(tls) else { return "TLS_ISSUE" }
@@ -152,7 +152,7 @@
 
         /// Waits until `bio` can go on, at most 100 ms: nil to go on, or the attempt's result (nil inside: cancelled).
         /// It waits to write when `writing` is true or `bio` wants to write, else to read.
-        private func wait(
+        func wait(
             _ bio: OpaquePointer, writing: Bool = false, deadline: ContinuousClock.Instant, isCancelled: () -> Bool
         ) -> String?? {
             if isCancelled() { return .some(nil) }

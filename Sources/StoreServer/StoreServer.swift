@@ -33,6 +33,8 @@
         public let configuration: StoreServerConfiguration
         private let driver: StoreDriver
         private let http: HTTPServer
+        /// Sends Retention Messaging's real-time requests.
+        let realtime: RetentionRealtime
 
         /// Starts serving.
         ///
@@ -54,6 +56,9 @@
                 store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
             self.driver = driver
             let bundleID = configuration.bundleID ?? store.app.bundleIdentifier
+            let realtime = RetentionRealtime(
+                store: store, driver: driver, client: RealtimeClient(timeout: configuration.realtimeTimeout))
+            self.realtime = realtime
             Self.registerOfferKeys(configuration.apiKeys, in: store)
             let api = AppStoreServerAPI(
                 store: store, signed: signed,
@@ -61,9 +66,10 @@
                     keys: configuration.apiKeys, issuerID: configuration.issuerID, bundleID: bundleID,
                     now: { store.now }),
                 notifications: notifications, driver: driver, environment: store.jwsEnvironment, bundleID: bundleID,
-                limiter: configuration.rateLimits.map(RateLimiter.init(limits:))
+                limiter: configuration.rateLimits.map(RateLimiter.init(limits:)), realtime: realtime
             )
-            let control = ControlAPI(store: store, driver: driver, notifications: notifications, token: token)
+            let control = ControlAPI(
+                store: store, driver: driver, notifications: notifications, token: token, realtime: realtime)
             do {
                 http = try HTTPServer(configuration: configuration.http) { request in
                     if request.path.hasPrefix("/inApps/") { return api.handle(request) }

@@ -25,6 +25,9 @@
         /// Whether failed notifications are retried as in production (the default) or attempted once as in the
         /// sandbox (`--delivery`).
         public var notificationDelivery: NotificationDelivery
+        /// How long a developer's Get Retention Message endpoint may take to answer a real-time request before the
+        /// store shows the default message instead (docs/decisions.md 102).
+        public var realtimeTimeout: TimeInterval = 2
 
         /// Creates a configuration.
         public init(

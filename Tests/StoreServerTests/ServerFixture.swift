@@ -17,18 +17,19 @@
 
         init(
             notificationsURL: URL? = nil, historyPath: String? = nil, store: SimulatedStore? = nil,
-            rateLimits: RateLimits? = nil, delivery: NotificationDelivery = .production
+            rateLimits: RateLimits? = nil, delivery: NotificationDelivery = .production,
+            realtimeTimeout: TimeInterval = 2
         ) throws {
             let store = store ?? SimulatedStore(lane: .manual)
             let key = try ES256Key.generate()
             self.store = store
             self.key = key
-            server = try StoreServer(
-                store: store,
-                configuration: StoreServerConfiguration(
-                    apiKeys: [APIKey(keyID: Self.keyID, key: key)], issuerID: Self.issuer,
-                    notificationsURL: notificationsURL, notificationTimeout: 5, controlToken: "control-token",
-                    notificationHistoryPath: historyPath, rateLimits: rateLimits, notificationDelivery: delivery))
+            var configuration = StoreServerConfiguration(
+                apiKeys: [APIKey(keyID: Self.keyID, key: key)], issuerID: Self.issuer,
+                notificationsURL: notificationsURL, notificationTimeout: 5, controlToken: "control-token",
+                notificationHistoryPath: historyPath, rateLimits: rateLimits, notificationDelivery: delivery)
+            configuration.realtimeTimeout = realtimeTimeout
+            server = try StoreServer(store: store, configuration: configuration)
             client = TestHTTPClient(base: server.baseURL)
         }
 

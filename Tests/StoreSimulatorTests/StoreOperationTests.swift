@@ -43,11 +43,12 @@ private func caseName(_ operation: StoreOperation) -> String {
     case .setConsumptionInformation: "setConsumptionInformation"
     case .setAppAccountToken: "setAppAccountToken"
     case .finishTransaction: "finishTransaction"
+    case .retentionMessaging: "retentionMessaging"
     }
 }
 
 /// The number of cases ``caseName(_:)`` knows.
-private let operationCount = 31
+private let operationCount = 32
 
 /// Applies a workload that makes every kind of operation through ``SimulatedStore/perform(_:reporting:)``, the same
 /// on every store it is given, and returns the names of the operations it made.
@@ -117,6 +118,23 @@ private struct EveryOperation {
                 UUID(uuidString: "1D5A2C00-0000-4000-8000-000000000001")!, originalTransactionID: owned.id),
             on: stores)
         try perform(.finishTransaction(consumable.id), on: stores)
+        let image = UUID(uuidString: "A1A1A1A1-0000-4000-8000-000000000001")!
+        let message = UUID(uuidString: "B2B2B2B2-0000-4000-8000-000000000001")!
+        for change: RetentionMessagingChange in [
+            .uploadImage(image, size: .fullSize),
+            .uploadMessage(
+                RetentionMessaging.Message(
+                    identifier: message, header: "Stay", body: "Please.",
+                    image: RetentionMessaging.ImageReference(imageIdentifier: image, altText: "The app"))),
+            .setDefaultMessage(productID: monthly, locale: "en-US", messageIdentifier: message),
+            .setRealtimeURL("http://127.0.0.1:9/retention"),
+            .openCancellationFlow(
+                originalTransactionID: subscription.originalID, locale: "en-US",
+                requestIdentifier: UUID(uuidString: "C3C3C3C3-0000-4000-8000-000000000001")!, choice: nil,
+                failure: "TIMED_OUT"),
+        ] {
+            try perform(.retentionMessaging(change), on: stores)
+        }
         try perform(.refund(owned.id, reason: .developerIssue), on: stores)
         try perform(.reverseRefund(owned.id), on: stores)
         try perform(.requestRefund(consumable.id, reason: .other), on: stores)
@@ -187,6 +205,8 @@ struct StoreOperationTests {
         #expect(
             reopened.unfinishedTransactions(deviceID: "kid-phone")
                 == memory.unfinishedTransactions(deviceID: "kid-phone"))
+        #expect(reopened.retentionMessaging == memory.retentionMessaging)
+        #expect(reopened.retentionMessaging.shown.map(\.source) == [.defaultMessage])
 
         // The last one, on both, and once more after reopening.
         try workload.perform(.clearTransactions, on: [memory, reopened])
@@ -251,6 +271,15 @@ struct StoreOperationTests {
                 transactionID: 14),
             .setAppAccountToken(UUID(uuidString: "6B29FC40-CA47-1067-B31D-00DD010662DA")!, originalTransactionID: 15),
             .finishTransaction(16),
+            .retentionMessaging(
+                .openCancellationFlow(
+                    originalTransactionID: 17, locale: "en-US",
+                    requestIdentifier: UUID(uuidString: "C3C3C3C3-0000-4000-8000-000000000001")!,
+                    choice: .alternateProduct(
+                        messageIdentifier: UUID(uuidString: "B2B2B2B2-0000-4000-8000-000000000001")!,
+                        productID: monthly),
+                    failure: nil)),
+            .retentionMessaging(.setRealtimeURL(nil)),
         ]
         #expect(Set(operations.map(caseName)).count == operationCount)
         for operation in operations {

@@ -140,6 +140,8 @@ struct StoreSnapshot: Codable, Sendable {
     /// The mass renewal-date extensions, by product and request identifier; absent from the snapshots of earlier
     /// releases and of stores with none.
     var massExtensions: [String: MassRenewalExtension]?
+    /// The app's Retention Messaging; absent from the snapshots of earlier releases and of stores with none set up.
+    var retentionMessaging: RetentionMessaging?
     var nextTransactionID: UInt64
     var nextWebOrderLineItemID: UInt64
     /// The history, by identifier.
@@ -167,6 +169,7 @@ struct StoreSnapshot: Codable, Sendable {
                 Consumption(transaction: $0.key, information: $0.value)
             }
         self.massExtensions = state.massExtensions.isEmpty ? nil : state.massExtensions.dictionary
+        self.retentionMessaging = state.retentionMessaging == RetentionMessaging() ? nil : state.retentionMessaging
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
         self.records = state.records.values.sorted { $0.id < $1.id }
@@ -195,6 +198,7 @@ struct StoreSnapshot: Codable, Sendable {
             Dictionary(
                 (consumption ?? []).map { ($0.transaction, $0.information) }, uniquingKeysWith: { _, last in last }))
         state.massExtensions = TrackedDictionary(massExtensions ?? [:])
+        state.retentionMessaging = retentionMessaging ?? RetentionMessaging()
         state.nextTransactionID = nextTransactionID
         state.nextWebOrderLineItemID = nextWebOrderLineItemID
         state.records = RecordTable(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))

@@ -47,6 +47,9 @@ struct StoreTables: Sendable {
     /// The keys of the rows of ``Table/values``.
     private enum Value: String, CaseIterable {
         case configuration, settings, scripted
+        /// The app's ``RetentionMessaging`` as JSON; absent from files written before it (and while nothing is set
+        /// up), which read as having none.
+        case retentionMessaging
     }
 
     /// The value of a row whose key is all it says (a used nonce, a device with an expired receipt).
@@ -105,6 +108,11 @@ struct StoreTables: Sendable {
             state.scripted = []
             for entry in try value(txn, .scripted, [StoreSnapshot.Scripted].self, &tables) {
                 state.scripted.append((entry.productID, try entry.outcome.outcome()))
+            }
+            row = Value.retentionMessaging.rawValue
+            if let bytes = try txn.value(forKey: Value.retentionMessaging.rawValue, in: Table.values.rawValue) {
+                tables.values[Value.retentionMessaging.rawValue] = bytes
+                state.retentionMessaging = try JSONDecoder().decode(RetentionMessaging.self, from: Data(bytes))
             }
             state.nextTransactionID = nextTransactionID
             state.nextWebOrderLineItemID = nextLineItemID
@@ -368,10 +376,14 @@ struct StoreTables: Sendable {
         let scripted = state.scripted.map {
             StoreSnapshot.Scripted(productID: $0.productID, outcome: StoreSnapshot.ScriptedOutcomeRecord($0.outcome))
         }
-        for (key, bytes) in [
+        var rows = [
             (Value.configuration, try Self.json(StoredConfiguration(state.configuration), encoder)),
             (.settings, try Self.json(state.settings, encoder)), (.scripted, try Self.json(scripted, encoder)),
-        ] where values[key.rawValue] != bytes {
+        ]
+        if state.retentionMessaging != RetentionMessaging() || values[Value.retentionMessaging.rawValue] != nil {
+            rows.append((.retentionMessaging, try Self.json(state.retentionMessaging, encoder)))
+        }
+        for (key, bytes) in rows where values[key.rawValue] != bytes {
             try txn.put(bytes, forKey: key.rawValue, in: Table.values.rawValue)
             values[key.rawValue] = bytes
         }

@@ -75,6 +75,8 @@ extension SimulatedStore {
             return .transaction(try setAppAccountToken(token, originalTransactionID: originalID))
         case .finishTransaction(let id):
             try finishTransaction(id)
+        case .retentionMessaging(let change):
+            try changeRetentionMessaging(change)
         case .joinFamily(let family, let accounts):
             try joinFamily(family, accounts: accounts)
         case .leaveFamily(let account):

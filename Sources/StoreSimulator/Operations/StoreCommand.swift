@@ -65,6 +65,7 @@ enum StoreCommand: Sendable {
         case extendRenewalDates = 35
         case setAppAccountToken = 37
         case finishTransaction = 38
+        case retentionMessaging = 43
     }
 
     // MARK: Encoding
@@ -212,6 +213,9 @@ enum StoreCommand: Sendable {
             writer.string(token.uuidString)
         case .finishTransaction(let id):
             writer.identified(.finishTransaction, time, id)
+        case .retentionMessaging(let change):
+            writer.header(.retentionMessaging, time)
+            writer.blob(Self.json(change))
         }
     }
 
@@ -400,6 +404,9 @@ enum StoreCommand: Sendable {
             command = .operation(.setAppAccountToken(token, originalTransactionID: originalID))
         case .finishTransaction:
             command = .operation(.finishTransaction(try reader.uint64("the transaction")))
+        case .retentionMessaging:
+            command = .operation(
+                .retentionMessaging(try reader.json(RetentionMessagingChange.self, "the Retention Messaging change")))
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the command")

@@ -72,6 +72,9 @@ public enum StoreOperation: Sendable, Equatable {
     /// Finishes a transaction on every device that holds it unfinished, as the App Store Server API's Finish
     /// Transaction does: ``SimulatedStore/finishTransaction(_:)``.
     case finishTransaction(UInt64)
+    /// Changes the app's Retention Messaging (what the Retention Messaging API sets up, a test's review of it, a
+    /// customer opening a subscription's cancellation flow): ``SimulatedStore/changeRetentionMessaging(_:)``.
+    case retentionMessaging(RetentionMessagingChange)
     /// Puts accounts in a family, all of them or none: ``SimulatedStore/joinFamily(_:accounts:)``.
     case joinFamily(String, accounts: [String])
     /// Takes an account out of its family: ``SimulatedStore/leaveFamily(account:)``.

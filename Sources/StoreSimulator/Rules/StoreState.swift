@@ -175,6 +175,8 @@ struct StoreState: Sendable {
     /// Every mass renewal-date extension requested, by product and request identifier
     /// (``MassRenewalExtension/key(productID:requestIdentifier:)``).
     var massExtensions: TrackedDictionary<String, MassRenewalExtension> = [:]
+    /// The app's Retention Messaging: images, messages, default messages, the real-time URL, what was shown.
+    var retentionMessaging = RetentionMessaging()
     /// What the devices of family members are to hear of transactions shared with them or revoked, in the order the
     /// store made them, until the store sends it (``SimulatedStore/tellChanges()``).
     var familyOutbox: [(deviceID: String, event: DeviceEvent)] = []
