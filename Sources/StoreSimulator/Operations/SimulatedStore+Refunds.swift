@@ -22,7 +22,7 @@ extension SimulatedStore {
     ///   - id: A purchased transaction, not refunded yet.
     ///   - reason: Why (`revocationReason`).
     ///   - percentage: The share refunded, in thousandths of a percent, in
-    ///     ``StoreModels/TransactionRecord/revocationPercentageRange``; `nil` (the default) refunds in full.
+    ///     `TransactionRecord.revocationPercentageRange`; `nil` (the default) refunds in full.
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
     ///   refunded, or a percentage outside the range.
     @discardableResult
