@@ -567,7 +567,8 @@ extension JournalReader {
         return information
     }
 
-    /// The V1 request that follows version 1 consumption information (never in files written before V1 was served).
+    /// The V1 request that follows the version 2 fields of consumption information (never in files written before V1 was
+    /// served).
     fileprivate mutating func consumptionInformationV1() throws(Failure) -> ConsumptionInformationV1 {
         let start = offset
         let consented = try bool("the V1 customer's consent")
