@@ -7,7 +7,7 @@
     extension AppStoreServerAPI {
         /// Send Consumption Information V1: every field checked as Apple checks it, in the order of
         /// `ConsumptionRequestV1`, each with its own error (a required field absent, of another JSON type or out of
-        /// its values; decision 101); kept by the store beside what version 2 sends
+        /// its values; decision 105); kept by the store beside what version 2 sends
         /// (``StoreSimulator/ConsumptionInformation/version1``), answered 202.
         func consumptionV1(_ text: String, body: [UInt8]) throws(APIError) -> HTTPResponse {
             let record = try record(of: text)
@@ -63,7 +63,7 @@
 
         /// Get Refund History V1 (`GET /inApps/v1/refund/lookup/{originalTransactionId}`): the customer's refunded
         /// transactions (``refunds(of:)``), the 50 most recently refunded at most, in one answer without paging, as
-        /// `RefundLookupResponse {signedTransactions}` (decision 102).
+        /// `RefundLookupResponse {signedTransactions}` (decision 106).
         func refundLookupV1(_ text: String) throws(APIError) -> HTTPResponse {
             guard let id = APIRequest.transactionID(text) else { throw .invalidOriginalTransactionId }
             guard let customer = store.customer(ofTransaction: id, including: .history),

@@ -15,7 +15,7 @@ extension SimulatedStore {
     /// StoreKit 2 passes to `Transaction.updates`.
     ///
     /// A prorated refund (`percentage`, as the App Store grants one after `GRANT_PRORATED`) revokes the transaction
-    /// as a full one does (decision 100); only its signed transaction differs: `revocationType` `REFUND_PRORATED` and
+    /// as a full one does (decision 104); only its signed transaction differs: `revocationType` `REFUND_PRORATED` and
     /// the `revocationPercentage` given, where a full refund has `REFUND_FULL` and 100,000.
     ///
     /// - Parameters:

@@ -44,7 +44,7 @@ public struct ConsumptionInformation: Codable, Sendable, Hashable {
     /// What the developer would like the App Store to decide (`refundPreference`).
     public var refundPreference: RefundPreference?
     /// The request as sent, when it came through Send Consumption Information V1 (`ConsumptionRequestV1`); `nil` for
-    /// version 2. The fields above are then what it maps to (decision 101).
+    /// version 2. The fields above are then what it maps to (decision 105).
     public var version1: ConsumptionInformationV1?
 
     /// Creates consumption information.
@@ -67,7 +67,7 @@ public struct ConsumptionInformation: Codable, Sendable, Hashable {
     }
 
     /// Creates the information a Send Consumption Information V1 request carries: the request as sent
-    /// (``version1``), and the version 2 fields it maps to (decision 101): its consent and sample flags, its delivery
+    /// (``version1``), and the version 2 fields it maps to (decision 105): its consent and sample flags, its delivery
     /// status (``ConsumptionInformationV1/mappedDeliveryStatus``) and refund preference
     /// (``ConsumptionInformationV1/mappedRefundPreference``), no consumption percentage.
     ///

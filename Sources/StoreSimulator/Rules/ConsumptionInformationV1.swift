@@ -100,7 +100,7 @@ public struct ConsumptionInformationV1: Codable, Sendable, Hashable {
         return checks.first { field in field.1.map { !field.2.contains($0) } ?? false }?.0
     }
 
-    /// The version 2 delivery status this one maps to (decision 101): 0 `DELIVERED`, 1 `UNDELIVERED_QUALITY_ISSUE`,
+    /// The version 2 delivery status this one maps to (decision 105): 0 `DELIVERED`, 1 `UNDELIVERED_QUALITY_ISSUE`,
     /// 2 `UNDELIVERED_WRONG_ITEM`, 3 `UNDELIVERED_SERVER_OUTAGE`, 4 and 5 `UNDELIVERED_OTHER`.
     public var mappedDeliveryStatus: ConsumptionInformation.DeliveryStatus {
         switch deliveryStatus {
@@ -112,7 +112,7 @@ public struct ConsumptionInformationV1: Codable, Sendable, Hashable {
         }
     }
 
-    /// The version 2 refund preference this one maps to (decision 101): 1 `GRANT_FULL`, 2 `DECLINE`, none for 0, 3
+    /// The version 2 refund preference this one maps to (decision 105): 1 `GRANT_FULL`, 2 `DECLINE`, none for 0, 3
     /// and an absent one.
     public var mappedRefundPreference: ConsumptionInformation.RefundPreference? {
         switch refundPreference {
