@@ -257,8 +257,8 @@ final class FeedInterpreter {
             }
             // Each renewal is logged as the store handles it, before the callbacks it causes, which run during the move.
             return perform(.advance(to: target)) { recorder.record($0) }
-        case .refund(let reference):
-            return perform(reference) { .refund($0) }
+        case .refund(let reference, let percentage):
+            return perform(reference) { .refund($0, percentage: percentage) }
         case .family(let name, let users):
             return perform(.joinFamily(name, accounts: users))
         case .leaveFamily(let user):

@@ -144,7 +144,7 @@ public struct FeedParser: Sendable {
         case "restart":
             step = .restart
         case "refund":
-            step = .refund(try reader.reference())
+            step = try refund(&reader)
         case "reverse-refund":
             step = .reverseRefund(try reader.reference())
         case "cancellation-flow":

@@ -15,7 +15,7 @@ extension FeedStep {
             products.append(product)
         case .script(let product?, _):
             products.append(product)
-        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
+        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference, _),
             .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
             .resolve(let reference), .autoRenew(let reference, _), .cancellationFlow(let reference, _),
             .priceIncrease(let reference, _),
@@ -63,7 +63,7 @@ extension FeedStep {
         let storeKit2 = storeKit2References
         guard storeKit2.isEmpty else { return storeKit2 }
         switch self {
-        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference),
+        case .approve(let reference), .decline(let reference), .finish(let reference), .refund(let reference, _),
             .reverseRefund(let reference), .refundRequest(let reference, _), .refundDecline(let reference),
             .resolve(let reference), .autoRenew(let reference, _), .cancellationFlow(let reference, _),
             .priceIncrease(let reference, _),

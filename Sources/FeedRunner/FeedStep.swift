@@ -175,8 +175,9 @@ public enum FeedStep: Sendable, Hashable {
     case finish(Reference)
     /// `restore [user NAME]`.
     case restore(String?)
-    /// `refund REF`: the App Store refunds the purchase.
-    case refund(Reference)
+    /// `refund REF [prorated PERCENT%]`: the App Store refunds the purchase, in full or prorated (the share in
+    /// thousandths of a percent).
+    case refund(Reference, percentage: Int?)
     /// `reverse-refund REF`: the App Store reverses the refund of the purchase after a dispute.
     case reverseRefund(Reference)
     /// `refund-request REF [REASON]`: the customer asks the App Store for a refund of the purchase, for one of Apple's

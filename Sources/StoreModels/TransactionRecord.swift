@@ -37,6 +37,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var cancellationDate: Date?
     /// Why it was refunded or revoked.
     public var revocationReason: RevocationReason?
+    /// For a prorated refund, the share of the transaction refunded, in thousandths of a percent (50,000 is 50 %;
+    /// Apple's `revocationPercentage`); `nil` for a full refund and for a transaction not refunded.
+    public var revocationPercentage: Int?
     /// The subscription period's line item identifier.
     public var webOrderLineItemID: UInt64?
     /// Whether the period is a free trial.
@@ -100,6 +103,7 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
         self.expirationDate = expirationDate
         self.cancellationDate = nil
         self.revocationReason = nil
+        self.revocationPercentage = nil
         self.webOrderLineItemID = webOrderLineItemID
         self.isTrialPeriod = isTrialPeriod
         self.isInIntroOfferPeriod = isInIntroOfferPeriod
@@ -117,6 +121,10 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// Whether the account has this transaction through Family Sharing (ownership `FAMILY_SHARED`) rather than by
     /// buying it (`PURCHASED`).
     public var isFamilyShared: Bool { sharedFromID != nil }
+
+    /// The shares a prorated refund may take (``revocationPercentage``), in thousandths of a percent: 1 (0.001 %) to
+    /// 100,000 (100 %).
+    public static let revocationPercentageRange = 1...100_000
 
     /// Whether this record grants its product now: purchased and not refunded.
     public var isOwned: Bool { state == .purchased && cancellationDate == nil }

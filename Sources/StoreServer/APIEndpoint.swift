@@ -35,10 +35,18 @@
         case getTestNotificationStatus
         /// Get Notification History: `POST /inApps/v1/notifications/history`.
         case getNotificationHistory
+        /// Send Consumption Information V1: `PUT /inApps/v1/transactions/consumption/{transactionId}`.
+        case sendConsumptionInformationV1
+        /// Get Refund History V1: `GET /inApps/v1/refund/lookup/{originalTransactionId}`.
+        case getRefundHistoryV1
 
         /// The endpoint a method and the path's segments after `/inApps` name, or nil for none.
         init?(method: String, route: [String]) {
             switch (method, route.count) {
+            case ("PUT", 4) where route[0] == "v1" && route[1] == "transactions" && route[2] == "consumption":
+                self = .sendConsumptionInformationV1
+            case ("GET", 4) where route[0] == "v1" && route[1] == "refund" && route[2] == "lookup":
+                self = .getRefundHistoryV1
             case ("GET", 3) where route[0] == "v1" && route[1] == "transactions":
                 self = .getTransactionInfo
             case ("GET", 4) where route[0] == "v1" && route[1] == "transactions" && route[2] == "appTransactions":
@@ -93,6 +101,10 @@
                 return 1
             case .getStatusOfSubscriptionRenewalDateExtensions:
                 return nil
+            case .sendConsumptionInformationV1:
+                return 50
+            case .getRefundHistoryV1:
+                return 10
             }
         }
     }

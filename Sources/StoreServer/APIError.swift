@@ -99,6 +99,15 @@
         public static let invalidRevoked = APIError(4_000_030, "Invalid request. The revoked parameter is invalid.")
         /// `InvalidStatus`.
         public static let invalidStatus = APIError(4_000_031, "Invalid request. The status parameter is invalid.")
+        /// `InvalidAccountTenureError`.
+        public static let invalidAccountTenure = APIError(
+            4_000_032, "Invalid request. The account tenure field is invalid.")
+        /// `InvalidAppAccountTokenError`.
+        public static let invalidAppAccountToken = APIError(
+            4_000_033, "Invalid request. The app account token field must be a valid UUID or an empty string.")
+        /// `InvalidConsumptionStatusError`.
+        public static let invalidConsumptionStatus = APIError(
+            4_000_034, "Invalid request. The consumption status field is invalid.")
         /// `InvalidCustomerConsented`.
         public static let invalidCustomerConsented = APIError(
             4_000_035,
@@ -106,9 +115,22 @@
         /// `InvalidDeliveryStatus`.
         public static let invalidDeliveryStatus = APIError(
             4_000_036, "Invalid request. The delivery status field is invalid.")
+        /// `InvalidLifetimeDollarsPurchasedError`.
+        public static let invalidLifetimeDollarsPurchased = APIError(
+            4_000_037, "Invalid request. The lifetime dollars purchased field is invalid.")
+        /// `InvalidLifetimeDollarsRefundedError`.
+        public static let invalidLifetimeDollarsRefunded = APIError(
+            4_000_038, "Invalid request. The lifetime dollars refunded field is invalid.")
+        /// `InvalidPlatformError`.
+        public static let invalidPlatform = APIError(4_000_039, "Invalid request. The platform field is invalid.")
+        /// `InvalidPlayTimeError`.
+        public static let invalidPlayTime = APIError(4_000_040, "Invalid request. The play time field is invalid.")
         /// `InvalidSampleContentProvided`.
         public static let invalidSampleContentProvided = APIError(
             4_000_041, "Invalid request. The sample content provided field is invalid.")
+        /// `InvalidUserStatusError`.
+        public static let invalidUserStatus = APIError(
+            4_000_042, "Invalid request. The user status field is invalid.")
         /// `InvalidRefundPreference`.
         public static let invalidRefundPreference = APIError(
             4_000_044, "Invalid request. The refund preference field is invalid.")

@@ -21,7 +21,8 @@
             let hasMore: Bool
         }
 
-        /// Get Transaction History (v2, and v1 which leaves out consumables that were not refunded).
+        /// Get Transaction History (v2, every transaction; v1, which leaves out finished consumables that were not
+        /// refunded).
         func history(_ text: String, query: [String: [String]], version: String) throws(APIError) -> HTTPResponse {
             let customer = try customer(of: text, including: .history)
             var records = customer.transactionHistory(view: version == "v1" ? .serverVersion1 : .serverVersion2)
@@ -90,12 +91,12 @@
                     }))
         }
 
-        /// Get Refund History (v2): the customer's refunded transactions, by refund date.
+        /// Get Refund History (v2): the customer's refunded transactions (``refunds(of:)``), by refund date.
         func refundHistory(_ text: String, query: [String: [String]]) throws(APIError) -> HTTPResponse {
             let customer = try customer(of: text, including: .history)
-            let keyed = customer.records.filter { $0.state == .purchased }.compactMap { record in
+            let keyed = Self.refunds(of: customer).compactMap { record in
                 record.cancellationDate.map { (key: PageKey(modified: $0, id: record.id), record: record) }
-            }.sorted { $0.key < $1.key }
+            }
             let page = try Self.page(keyed, after: query["revision"]?.first, descending: false)
             return APIRequest.json(
                 RefundHistoryResponse(

@@ -90,6 +90,10 @@
                 return try testNotificationStatus(route[3])
             case .getNotificationHistory:
                 return try notificationHistory(body: request.body, token: request.query["paginationToken"]?.first)
+            case .sendConsumptionInformationV1:
+                return try consumptionV1(route[3], body: request.body)
+            case .getRefundHistoryV1:
+                return try refundLookupV1(route[3])
             }
         }
 

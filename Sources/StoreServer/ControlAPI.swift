@@ -131,7 +131,11 @@
             case ("POST", "refund"):
                 let raw = try body.integer("reason", in: 0...1, "0 (other) or 1 (an issue in the app)") ?? 0
                 let reason = TransactionRecord.RevocationReason(rawValue: Int(raw)) ?? .other
-                try driver.perform(.refund(id, reason: reason))
+                let range = TransactionRecord.revocationPercentageRange
+                let percentage = try body.integer(
+                    "percentage", in: Int64(range.lowerBound)...Int64(range.upperBound),
+                    "a prorated refund's share in thousandths of a percent, 1 to 100000 (50000 is 50 %)")
+                try driver.perform(.refund(id, reason: reason, percentage: percentage.map { Int($0) }))
             case ("POST", "refund-reverse"):
                 try driver.perform(.reverseRefund(id))
             case ("POST", "refund-request"):

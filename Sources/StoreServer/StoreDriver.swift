@@ -188,6 +188,7 @@
             } catch {
                 switch error.code {
                 case .unknownTransaction: throw .transactionIdNotFound
+                case .invalidProductType where information.version1 != nil: throw .invalidTransactionTypeNotSupported
                 case .invalidProductType: throw .consumptionPercentageAutoRenewableSubscription
                 case .invalidAction:
                     throw APIError(

@@ -2,8 +2,9 @@
 
 Starts the server (the executable given as the first argument) with a fresh In-App Purchase key and a notification
 receiver of its own, drives the store through the control API (a subscription bought, renewed, failing billing,
-recovered, refunded, bought again, cancelled and expired; one-time purchases), calls every endpoint of the App Store
-Server API with Apple's `AppStoreServerAPIClient`, and verifies every JWS the server returned or sent with Apple's
+recovered, refunded, bought again, cancelled and expired; one-time purchases, one refunded prorated), calls every
+endpoint of the App Store Server API with Apple's `AppStoreServerAPIClient` (Get Refund History V1, which it lacks,
+with a raw request and its token), and verifies every JWS the server returned or sent with Apple's
 `SignedDataVerifier`, trusting only the project's test root (Receipts/jws/root.pem), environment Sandbox. Exits 0 when
 everything matched, 1 with the first mismatch otherwise.
 """
@@ -14,11 +15,23 @@ import os
 import subprocess
 import sys
 import tempfile
+import urllib.error
 import urllib.request
 
 import jwt
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.AccountTenure import AccountTenure
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus
+from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
+from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
+from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
+from appstoreserverlibrary.models.Platform import Platform
+from appstoreserverlibrary.models.PlayTime import PlayTime
+from appstoreserverlibrary.models.RefundPreferenceV1 import RefundPreferenceV1
+from appstoreserverlibrary.models.RevocationType import RevocationType
+from appstoreserverlibrary.models.UserStatus import UserStatus
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
@@ -224,6 +237,77 @@ def run(base, key_pem):
     check(received == expected, "notifications in store order: %s" % received)
     for jws in signed:
         verifier.verify_and_decode_signed_transaction(jws)
+    check_deprecated_endpoints_and_prorated_refunds(base, control, client, verifier)
+
+
+def check_deprecated_endpoints_and_prorated_refunds(base, control, client, verifier):
+    """Send Consumption Information V1, Get Transaction History V2 with a finished consumable (and V1 without it),
+    Get Refund History V1 (a raw request: the library has no call for it), and a prorated refund's revocationType and
+    revocationPercentage, verified with SignedDataVerifier."""
+    pro = control("POST", "purchases", {"productId": "com.example.pro"})["transactionId"]
+    coins = control("POST", "purchases", {"productId": "com.example.coins100"})["transactionId"]
+
+    client.send_consumption_data(coins, ConsumptionRequestV1(
+        customerConsented=True, consumptionStatus=ConsumptionStatus.PARTIALLY_CONSUMED, platform=Platform.APPLE,
+        sampleContentProvided=False, deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY,
+        appAccountToken="", accountTenure=AccountTenure.THIRTY_DAYS_TO_NINETY_DAYS,
+        playTime=PlayTime.ONE_TO_SIX_HOURS, lifetimeDollarsRefunded=LifetimeDollarsRefunded.ZERO_DOLLARS,
+        lifetimeDollarsPurchased=LifetimeDollarsPurchased.
+        FIFTY_DOLLARS_TO_NINETY_NINE_DOLLARS_AND_NINETY_NINE_CENTS,
+        userStatus=UserStatus.ACTIVE, refundPreference=RefundPreferenceV1.PREFER_DECLINE))
+    kept = control("GET", "transactions/%s/consumption" % coins)
+    check(kept["version1"]["playTime"] == 3 and kept["refundPreference"] == "DECLINE",
+          "send consumption data (V1) is kept by the store: %s" % kept)
+    try:
+        client.send_consumption_data(coins, ConsumptionRequestV1(
+            customerConsented=True, consumptionStatus=ConsumptionStatus.UNDECLARED, rawPlatform=7,
+            sampleContentProvided=False, deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY,
+            appAccountToken="", accountTenure=AccountTenure.UNDECLARED, playTime=PlayTime.UNDECLARED,
+            lifetimeDollarsRefunded=LifetimeDollarsRefunded.UNDECLARED,
+            lifetimeDollarsPurchased=LifetimeDollarsPurchased.UNDECLARED, userStatus=UserStatus.UNDECLARED))
+        check(False, "send consumption data (V1) refuses platform 7")
+    except APIException as error:
+        check(error.http_status_code == 400 and error.raw_api_error == 4000039, "V1: InvalidPlatform")
+
+    # The consumable is finished (bought outside the app, no device holds it): V2 lists it, V1 does not.
+    def history(version):
+        ids, revision = [], None
+        while True:
+            page = client.get_transaction_history(pro, revision, TransactionHistoryRequest(sort=Order.ASCENDING),
+                                                  version)
+            ids += [verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+            revision = page.revision
+            if not page.hasMore:
+                return ids
+    check(coins in history(GetTransactionHistoryVersion.V2), "transaction history V2 holds a finished consumable")
+    check(coins not in history(GetTransactionHistoryVersion.V1), "transaction history V1 leaves it out")
+
+    control("POST", "transactions/%s/refund" % coins, {"percentage": 50000})              # REFUND, prorated
+    control("POST", "notifications/wait")
+    refunded = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(coins).signedTransactionInfo)
+    check(refunded.revocationType == RevocationType.REFUND_PRORATED and refunded.revocationPercentage == 50000,
+          "a prorated refund: %s %s" % (refunded.rawRevocationType, refunded.revocationPercentage))
+    last = verifier.verify_and_decode_notification(Receiver.bodies[-1]["signedPayload"])
+    sent = verifier.verify_and_decode_signed_transaction(last.data.signedTransactionInfo)
+    check(last.notificationType.value == "REFUND" and sent.revocationType == RevocationType.REFUND_PRORATED
+          and sent.revocationPercentage == 50000, "the REFUND notification carries the prorated refund")
+    check(coins in history(GetTransactionHistoryVersion.V1), "transaction history V1 lists a refunded consumable")
+
+    def raw(path):
+        request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + client._generate_token()})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+    status, lookup = raw("/inApps/v1/refund/lookup/%s" % pro)
+    check(status == 200 and list(lookup) == ["signedTransactions"], "get refund history V1: %s" % lookup)
+    decoded = [verifier.verify_and_decode_signed_transaction(s) for s in lookup["signedTransactions"]]
+    check(coins in [d.transactionId for d in decoded], "get refund history V1 holds the prorated refund")
+    check(all(d.revocationType in (RevocationType.REFUND_FULL, RevocationType.REFUND_PRORATED) for d in decoded),
+          "every refund says its revocation type")
+    status, error = raw("/inApps/v1/refund/lookup/999999999")
+    check(status == 404 and error["errorCode"] == 4040005, "get refund history V1: OriginalTransactionIdNotFound")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@
                 .extendRenewalDatesForAllActiveSubscribers: 1, .requestTestNotification: 1,
                 .getTestNotificationStatus: 1,
             ]
+            .merging([.sendConsumptionInformationV1: 50, .getRefundHistoryV1: 10]) { $1 }
             for endpoint in APIEndpoint.allCases {
                 let apple = RateLimits.apple.requestsPerHour(endpoint)
                 #expect(apple == perSecond[endpoint].map { $0 * 3600 }, "\(endpoint)")

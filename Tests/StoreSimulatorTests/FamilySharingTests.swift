@@ -199,7 +199,8 @@ struct FamilySharingTests {
         #expect(signed.revocationType == .familyRevoke)
         #expect(signed.revocationDate == JWSDate(store.now))
         #expect(signed.inAppOwnershipType == .familyShared)
-        #expect(try store.signedTransactionValue(bought.id).payload.revocationType == nil)
+        #expect(signed.revocationPercentage == nil, "a family revocation is not a refund")
+        #expect(try store.signedTransactionValue(bought.id).payload.revocationType == .refundFull, "the purchaser's")
         #expect(changes.lines == ["refunded(other) alice \(pro)", "familyRevoked bob \(pro)"])
     }
 

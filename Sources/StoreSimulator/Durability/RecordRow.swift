@@ -10,7 +10,8 @@ import StoreModels
 /// byte of flags (``Flag``), `promotionalOfferID`, `applicationUsername` (optional strings), `failure` (optional:
 /// code as i64, message), `deviceID` (optional string), `isRenewal` (optional bool, a byte 0 or 1; a row that ends
 /// before it leaves it unknown), `sharedFromID` (optional u64; a row that ends before it is the account's own
-/// purchase). An optional is a presence byte (0 or 1) and the value.
+/// purchase), `revocationPercentage` (optional i64, a prorated refund's share; a row that ends before it is not
+/// refunded, or refunded in full). An optional is a presence byte (0 or 1) and the value.
 enum RecordRow {
     /// The product types by their byte; never reordered.
     static let productTypes: [ProductType] = [
@@ -67,10 +68,13 @@ enum RecordRow {
         }
         writer.optionalString(record.deviceID)
         optional(record.isRenewal, into: &writer) { $1.byte($0 ? 1 : 0) }
-        // Rows of the account's own purchases end here, as before Family Sharing.
-        if let source = record.sharedFromID {
+        // Rows of the account's own purchases end here, as before Family Sharing, unless refunded in part.
+        if record.sharedFromID != nil || record.revocationPercentage != nil {
+            optional(record.sharedFromID, into: &writer) { $1.uint64($0) }
+        }
+        if let percentage = record.revocationPercentage {
             writer.byte(1)
-            writer.uint64(source)
+            writer.int(percentage)
         }
     }
 
@@ -150,6 +154,15 @@ enum RecordRow {
         }
         if !reader.isAtEnd, try reader.bool("the presence of the shared transaction") {
             record.sharedFromID = try reader.uint64("the shared transaction")
+        }
+        if !reader.isAtEnd, try reader.bool("the presence of the revocation percentage") {
+            let start = reader.offset
+            let percentage = try reader.int("the revocation percentage")
+            guard TransactionRecord.revocationPercentageRange.contains(percentage) else {
+                throw JournalReader.Failure(
+                    offset: start, message: "the revocation percentage \(percentage) is outside 1...100000")
+            }
+            record.revocationPercentage = percentage
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the record")

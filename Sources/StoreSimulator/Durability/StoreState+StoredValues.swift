@@ -75,6 +75,9 @@ extension StoreState {
                 ConsumptionInformation.percentageRange.contains(percentage), table, row, "consumptionPercentage",
                 "\(percentage) is outside 0...100000")
         }
+        if let field = information.version1?.invalidField {
+            try Self.require(false, table, row, "version1.\(field)", "outside its values")
+        }
     }
 
     private func checkMassExtension(_ request: MassRenewalExtension, key: String) throws(StoredValueProblem) {

@@ -42,7 +42,8 @@ extension SimulatedStore {
     public func transactionHistory(of account: String = SimulatedStore.defaultAccount, view: TransactionHistoryView)
         -> [TransactionRecord]
     {
-        state.withLock { $0.records(of: account) }.filter { StoreState.isListed($0, in: view) }
+        let (records, view) = state.withLock { ($0.records(of: account), $0.resolved(view, account: account)) }
+        return records.filter { StoreState.isListed($0, in: view) }
     }
 
     /// The customer a transaction belongs to, read under one acquisition of the store's lock: the transaction, the
@@ -65,8 +66,10 @@ extension SimulatedStore {
                     latest[status.transactionID] = state.records[status.transactionID]
                 }
             }
+            let history = parts.contains(.history)
             return StoreCustomer(
-                transaction: transaction, records: parts.contains(.history) ? state.records(of: account) : [],
+                transaction: transaction, records: history ? state.records(of: account) : [],
+                unfinishedRecordIDs: history ? state.unfinishedRecordIDs(of: account) : [],
                 subscriptionStatuses: statuses,
                 payloadMapping: payloadMapping(of: state, environment: environment),
                 renewals: renewals, latestTransactions: latest)

@@ -27,6 +27,9 @@ public struct StoreCustomer: Sendable {
     public let transaction: TransactionRecord
     /// Every record of the account, oldest first, with ``Parts/history``; empty otherwise.
     public let records: [TransactionRecord]
+    /// The records the account's devices hold unfinished, with ``Parts/history`` (what Get Transaction History v1
+    /// keeps of the consumables); empty otherwise.
+    let unfinishedRecordIDs: Set<UInt64>
     /// Apple's status of each subscription the account has (``SimulatedStore/subscriptionStatuses(of:groupID:)``),
     /// with ``Parts/subscriptionStatuses``; empty otherwise.
     public let subscriptionStatuses: [StoreSubscriptionStatus]
@@ -50,6 +53,7 @@ public struct StoreCustomer: Sendable {
     /// The records a view of the account's purchase history lists, oldest first: what
     /// ``SimulatedStore/transactionHistory(of:view:)`` answers, from ``records`` (read with ``Parts/history``).
     public func transactionHistory(view: TransactionHistoryView) -> [TransactionRecord] {
-        records.filter { StoreState.isListed($0, in: view) }
+        let view = view == .serverVersion1 ? .device(unfinished: unfinishedRecordIDs) : view
+        return records.filter { StoreState.isListed($0, in: view) }
     }
 }

@@ -10,7 +10,9 @@ extension SimulatedStore {
     ///   - information: What was sent.
     ///   - id: A transaction of the history.
     /// - Throws: `unknownTransaction`, `invalidProductType` for a consumption percentage of an auto-renewable
-    ///   subscription, `invalidAction` for a percentage outside ``ConsumptionInformation/percentageRange``.
+    ///   subscription or for version 1 information (``ConsumptionInformation/version1``) of a product that is
+    ///   neither a consumable nor an auto-renewable subscription, `invalidAction` for a percentage outside
+    ///   ``ConsumptionInformation/percentageRange`` or a version 1 field outside its values.
     public func setConsumptionInformation(_ information: ConsumptionInformation, forTransaction id: UInt64)
         throws(StoreSimulatorError)
     {

@@ -32,8 +32,8 @@ extension SimulatedStore {
             try approveAskToBuy(id)
         case .declineAskToBuy(let id):
             try declineAskToBuy(id)
-        case .refund(let id, let reason):
-            return .transaction(try refund(id, reason: reason))
+        case .refund(let id, let reason, let percentage):
+            return .transaction(try refund(id, reason: reason, percentage: percentage))
         case .requestRefund(let id, let reason):
             try requestRefund(id, reason: reason)
         case .declineRefund(let id):

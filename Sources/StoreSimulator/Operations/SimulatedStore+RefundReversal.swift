@@ -32,6 +32,7 @@ extension SimulatedStore {
             }
             record.cancellationDate = nil
             record.revocationReason = nil
+            record.revocationPercentage = nil
             state.records[id] = record
             if record.productType == .autoRenewableSubscription,
                 let key = try? state.subscriptionKey(forTransaction: id),

@@ -14,14 +14,29 @@ extension SimulatedStore {
     /// refund, whatever it revokes, is then told to every device of the account as ``DeviceEvent/refunded(_:)``, which
     /// StoreKit 2 passes to `Transaction.updates`.
     ///
+    /// A prorated refund (`percentage`, as the App Store grants one after `GRANT_PRORATED`) revokes the transaction
+    /// as a full one does (decision 104); only its signed transaction differs: `revocationType` `REFUND_PRORATED` and
+    /// the `revocationPercentage` given, where a full refund has `REFUND_FULL` and 100,000.
+    ///
+    /// - Parameters:
+    ///   - id: A purchased transaction, not refunded yet.
+    ///   - reason: Why (`revocationReason`).
+    ///   - percentage: The share refunded, in thousandths of a percent, in
+    ///     `TransactionRecord.revocationPercentageRange`; `nil` (the default) refunds in full.
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
-    ///   refunded.
+    ///   refunded, or a percentage outside the range.
     @discardableResult
     public func refund(
         _ id: UInt64,
-        reason: TransactionRecord.RevocationReason = .other
+        reason: TransactionRecord.RevocationReason = .other,
+        percentage: Int? = nil
     ) throws(StoreSimulatorError) -> TransactionRecord {
-        journal?.begin(.operation(.refund(id, reason: reason)))
+        if let percentage, !TransactionRecord.revocationPercentageRange.contains(percentage) {
+            throw StoreSimulatorError(
+                .invalidAction,
+                "a prorated refund's percentage is 1 to 100000 (thousandths of a percent), not \(percentage)")
+        }
+        journal?.begin(.operation(.refund(id, reason: reason, percentage: percentage)))
         defer { journal?.end() }
         let now = clock.now
         let (record, revoked) = try state.withLock {
@@ -44,6 +59,7 @@ extension SimulatedStore {
             }
             record.cancellationDate = now
             record.revocationReason = reason
+            record.revocationPercentage = percentage
             state.records[id] = record
             var revoked: [String] = []
             switch record.productType {
@@ -83,7 +99,7 @@ extension SimulatedStore {
 
     /// The customer asks for a refund of a purchased transaction, as from the App Store's Report a Problem page: the
     /// change observers hear it (the App Store server sends `CONSUMPTION_REQUEST`); nothing else changes until the App
-    /// Store decides, with ``refund(_:reason:)`` or ``declineRefund(_:)``. The store does not keep the request.
+    /// Store decides, with ``refund(_:reason:percentage:)`` or ``declineRefund(_:)``. The store does not keep the request.
     ///
     /// - Throws: `unknownTransaction`, or `invalidAction` for a transaction that is not purchased or was already
     ///   refunded.

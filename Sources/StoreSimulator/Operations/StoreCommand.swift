@@ -122,9 +122,11 @@ enum StoreCommand: Sendable {
             writer.identified(.approveAskToBuy, time, id)
         case .declineAskToBuy(let id):
             writer.identified(.declineAskToBuy, time, id)
-        case .refund(let id, let reason):
+        case .refund(let id, let reason, let percentage):
             writer.identified(.refund, time, id)
             writer.int(reason.rawValue)
+            // A full refund ends here, as before prorated refunds; a prorated one adds its percentage.
+            if let percentage { writer.int(percentage) }
         case .buyProduct(let productID, let quantity, let account, let username):
             writer.header(.buyProduct, time)
             writer.string(productID)
@@ -196,6 +198,20 @@ enum StoreCommand: Sendable {
             writer.string(information.deliveryStatus.rawValue)
             writer.optionalInt(information.consumptionPercentage)
             writer.optionalString(information.refundPreference?.rawValue)
+            // Version 2 information ends here, as before V1 was served; V1 adds the request as sent.
+            if let version1 = information.version1 {
+                writer.bool(version1.customerConsented)
+                for value in [
+                    version1.consumptionStatus, version1.platform, version1.deliveryStatus, version1.accountTenure,
+                    version1.playTime, version1.lifetimeDollarsRefunded, version1.lifetimeDollarsPurchased,
+                    version1.userStatus,
+                ] {
+                    writer.int(value)
+                }
+                writer.bool(version1.sampleContentProvided)
+                writer.optionalString(version1.appAccountToken?.uuidString)
+                writer.optionalInt(version1.refundPreference)
+            }
         case .extendRenewalDates(let productID, let interval, let requestIdentifier, let storefronts):
             writer.header(.extendRenewalDates, time)
             writer.string(productID)
@@ -284,7 +300,17 @@ enum StoreCommand: Sendable {
             guard let reason = TransactionRecord.RevocationReason(rawValue: raw) else {
                 throw JournalReader.Failure(offset: start, message: "unknown refund reason \(raw)")
             }
-            command = .operation(.refund(id, reason: reason))
+            var percentage: Int?
+            if !reader.isAtEnd {
+                let percentageStart = reader.offset
+                let value = try reader.int("the refund percentage")
+                guard TransactionRecord.revocationPercentageRange.contains(value) else {
+                    throw JournalReader.Failure(
+                        offset: percentageStart, message: "the refund percentage \(value) is outside 1...100000")
+                }
+                percentage = value
+            }
+            command = .operation(.refund(id, reason: reason, percentage: percentage))
         case .buyProduct:
             command = .operation(
                 .buyProduct(
@@ -541,9 +567,45 @@ extension JournalReader {
             }
             preference = value
         }
-        return ConsumptionInformation(
+        var information = ConsumptionInformation(
             customerConsented: consented, sampleContentProvided: sample, deliveryStatus: deliveryStatus,
             consumptionPercentage: percentage, refundPreference: preference)
+        if !isAtEnd { information.version1 = try consumptionInformationV1() }
+        return information
+    }
+
+    /// The V1 request that follows the version 2 fields of consumption information (never in files written before V1 was
+    /// served).
+    fileprivate mutating func consumptionInformationV1() throws(Failure) -> ConsumptionInformationV1 {
+        let start = offset
+        let consented = try bool("the V1 customer's consent")
+        var values: [Int] = []
+        for name in [
+            "consumptionStatus", "platform", "deliveryStatus", "accountTenure", "playTime", "lifetimeDollarsRefunded",
+            "lifetimeDollarsPurchased", "userStatus",
+        ] {
+            values.append(try int("the V1 \(name)"))
+        }
+        let sample = try bool("the V1 sample flag")
+        let tokenStart = offset
+        var token: UUID?
+        if let text = try optionalString("the V1 app account token") {
+            guard let uuid = UUID(uuidString: text) else {
+                throw Failure(offset: tokenStart, message: "the V1 app account token \(text) is not a UUID")
+            }
+            token = uuid
+        }
+        var preference: Int?
+        if try bool("the presence of the V1 refund preference") { preference = try int("the V1 refund preference") }
+        let information = ConsumptionInformationV1(
+            customerConsented: consented, consumptionStatus: values[0], platform: values[1],
+            sampleContentProvided: sample, deliveryStatus: values[2], appAccountToken: token,
+            accountTenure: values[3], playTime: values[4], lifetimeDollarsRefunded: values[5],
+            lifetimeDollarsPurchased: values[6], userStatus: values[7], refundPreference: preference)
+        if let field = information.invalidField {
+            throw Failure(offset: start, message: "the V1 consumption information's \(field) is outside its values")
+        }
+        return information
     }
 
     fileprivate mutating func outcome() throws(Failure) -> ScriptedOutcome {

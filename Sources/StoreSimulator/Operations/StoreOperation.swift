@@ -5,7 +5,7 @@ public import StoreModels
 ///
 /// ``SimulatedStore/perform(_:reporting:)`` applies an operation; a durable store records it in its journal before
 /// applying it, and opening the file replays it through the same entry point. The store's methods of the same names
-/// (``SimulatedStore/refund(_:reason:)``, ``SimulatedStore/advance(to:)``, …) are the same operations, for code that
+/// (``SimulatedStore/refund(_:reason:percentage:)``, ``SimulatedStore/advance(to:)``, …) are the same operations, for code that
 /// calls them directly. What a device does through its connection (adding a payment, finishing, restoring) is not in
 /// this list: an app makes those through StoreKit. A developer's server finishing a transaction on every device
 /// (``finishTransaction(_:)``) is.
@@ -27,8 +27,9 @@ public enum StoreOperation: Sendable, Equatable {
     case approveAskToBuy(UInt64)
     /// Declines a pending Ask to Buy request: ``SimulatedStore/declineAskToBuy(_:)``.
     case declineAskToBuy(UInt64)
-    /// Refunds a transaction at once: ``SimulatedStore/refund(_:reason:)``.
-    case refund(UInt64, reason: TransactionRecord.RevocationReason = .other)
+    /// Refunds a transaction at once, in full or, with a percentage (thousandths of a percent), prorated:
+    /// ``SimulatedStore/refund(_:reason:percentage:)``.
+    case refund(UInt64, reason: TransactionRecord.RevocationReason = .other, percentage: Int? = nil)
     /// A customer's refund request, waiting for Apple's decision: ``SimulatedStore/requestRefund(_:reason:)``.
     case requestRefund(UInt64, reason: RefundRequestReason = .unsatisfiedWithPurchase)
     /// Declines a refund request: ``SimulatedStore/declineRefund(_:)``.

@@ -1,6 +1,6 @@
 /// What a developer's server told the App Store about a consumable or other in-app purchase a customer asked to have
 /// refunded: the App Store Server API's Send Consumption Information (version 2, `ConsumptionRequest`), with Apple's
-/// field names and values.
+/// field names and values, or Send Consumption Information V1 (``version1``, with the version 2 fields it maps to).
 ///
 /// The store keeps the last one sent for each transaction (``SimulatedStore/setConsumptionInformation(_:forTransaction:)``),
 /// and a durable store keeps it in its state file.
@@ -43,6 +43,9 @@ public struct ConsumptionInformation: Codable, Sendable, Hashable {
     public var consumptionPercentage: Int?
     /// What the developer would like the App Store to decide (`refundPreference`).
     public var refundPreference: RefundPreference?
+    /// The request as sent, when it came through Send Consumption Information V1 (`ConsumptionRequestV1`); `nil` for
+    /// version 2. The fields above are then what it maps to (decision 105).
+    public var version1: ConsumptionInformationV1?
 
     /// Creates consumption information.
     ///
@@ -61,5 +64,18 @@ public struct ConsumptionInformation: Codable, Sendable, Hashable {
         self.deliveryStatus = deliveryStatus
         self.consumptionPercentage = consumptionPercentage
         self.refundPreference = refundPreference
+    }
+
+    /// Creates the information a Send Consumption Information V1 request carries: the request as sent
+    /// (``version1``), and the version 2 fields it maps to (decision 105): its consent and sample flags, its delivery
+    /// status (``ConsumptionInformationV1/mappedDeliveryStatus``) and refund preference
+    /// (``ConsumptionInformationV1/mappedRefundPreference``), no consumption percentage.
+    ///
+    /// - Parameter version1: The request.
+    public init(_ version1: ConsumptionInformationV1) {
+        self.init(
+            customerConsented: version1.customerConsented, sampleContentProvided: version1.sampleContentProvided,
+            deliveryStatus: version1.mappedDeliveryStatus, refundPreference: version1.mappedRefundPreference)
+        self.version1 = version1
     }
 }

@@ -68,7 +68,7 @@ public struct StoreChange: Sendable, Hashable, CustomStringConvertible {
         /// was the one refunded, has it back.
         case refundReversed
         /// The customer asked for a refund of a purchased transaction, for the reason given; the App Store decides
-        /// later (``SimulatedStore/refund(_:reason:)`` or ``SimulatedStore/declineRefund(_:)``).
+        /// later (``SimulatedStore/refund(_:reason:percentage:)`` or ``SimulatedStore/declineRefund(_:)``).
         case refundRequested(RefundRequestReason)
         /// The App Store declined a refund the customer asked for: the transaction stays purchased.
         case refundDeclined

@@ -7,6 +7,17 @@ extension StoreState {
         throws(StoreSimulatorError)
     {
         guard let record = records[id] else { throw SimulatedStore.unknownTransaction(id) }
+        if let version1 = information.version1 {
+            guard record.productType == .consumable || record.productType == .autoRenewableSubscription else {
+                throw StoreSimulatorError(
+                    .invalidProductType,
+                    "Send Consumption Information V1 applies to consumables and auto-renewable subscriptions; \(id) "
+                        + "is a \(record.productType)")
+            }
+            if let field = version1.invalidField {
+                throw StoreSimulatorError(.invalidAction, "the V1 field \(field) is outside its values")
+            }
+        }
         if let percentage = information.consumptionPercentage {
             guard record.productType != .autoRenewableSubscription else {
                 throw StoreSimulatorError(

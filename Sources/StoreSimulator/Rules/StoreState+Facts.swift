@@ -79,6 +79,22 @@ extension StoreState {
         return ids.sorted()
     }
 
+    /// The records an account's devices hold unfinished.
+    func unfinishedRecordIDs(of account: String) -> Set<UInt64> {
+        var ids = Set<UInt64>()
+        for deviceID in devices.ids(of: account) {
+            guard let device = devices[deviceID] else { continue }
+            for transaction in device.unfinished { if let id = transaction.recordID { ids.insert(id) } }
+        }
+        return ids
+    }
+
+    /// A view as it lists an account's records: Get Transaction History v1 lists the consumables a device of the
+    /// account holds unfinished, as a device's own view does with the ones it holds.
+    func resolved(_ view: TransactionHistoryView, account: String) -> TransactionHistoryView {
+        view == .serverVersion1 ? .device(unfinished: unfinishedRecordIDs(of: account)) : view
+    }
+
     /// Whether a view of the purchase history lists a record.
     static func isListed(_ record: TransactionRecord, in view: TransactionHistoryView) -> Bool {
         guard record.state == .purchased else { return false }

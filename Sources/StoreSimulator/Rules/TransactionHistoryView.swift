@@ -5,8 +5,9 @@ public enum TransactionHistoryView: Sendable, Hashable {
     /// StoreKit 2's `Transaction.all` and `Transaction.latest(for:)` on a device: finished consumables are left out
     /// unless refunded; `unfinished` are the record identifiers of the device's unfinished transactions.
     case device(unfinished: Set<UInt64>)
-    /// The App Store Server API's Get Transaction History v1: consumables only when refunded.
+    /// The App Store Server API's Get Transaction History v1: consumables only when refunded, or unfinished on a
+    /// device of the account (not yet finished by the app), as Apple documents it.
     case serverVersion1
-    /// Get Transaction History v2: every purchased transaction.
+    /// Get Transaction History v2 (API 1.12 on): every purchased transaction, finished consumables included.
     case serverVersion2
 }

@@ -72,6 +72,11 @@ public struct SignedPayloadMapping: Sendable, Hashable {
                 payload.revocationReason = JWSTransaction.RevocationReason(
                     rawValue: (record.revocationReason ?? .other).rawValue)
             }
+            if record.revocationReason != nil {
+                // A refund (API 1.19): in full, or prorated with the share the App Store refunded.
+                payload.revocationType = record.revocationPercentage == nil ? .refundFull : .refundProrated
+                payload.revocationPercentage = Int32(record.revocationPercentage ?? 100_000)
+            }
         }
         if record.isUpgraded { payload.isUpgraded = true }
         applyOffer(of: record, product: product, to: &payload)
