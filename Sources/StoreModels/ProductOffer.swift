@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A subscription offer: the introductory offer, or a promotional or win-back offer with an identifier.
+/// A subscription offer: the introductory offer, or a promotional, win-back or offer-code offer with an identifier.
 public struct ProductOffer: Sendable, Hashable, Codable {
     /// Whether an offer is a product's introductory offer, a promotional one or a win-back one.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -10,11 +10,15 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         case promotional
         /// A win-back offer, for customers whose subscription lapsed (StoreKit 2's `winBackOffer(_:)`).
         case winBack
+        /// An offer code's offer, redeemed with a code; its identifier is the offer's reference name (StoreKit Test's
+        /// `codeOffer(referenceName:)`).
+        case offerCode
     }
 
-    /// The offer identifier (promotional and win-back offers); `nil` for the introductory offer.
+    /// The offer identifier (promotional and win-back offers, the reference name of an offer code's offer); `nil` for
+    /// the introductory offer.
     public let identifier: String?
-    /// Introductory, promotional or win-back.
+    /// Introductory, promotional, win-back or an offer code's.
     public let kind: Kind
     /// How the customer pays during the offer.
     public let paymentMode: OfferPaymentMode

@@ -250,8 +250,14 @@ private struct ConfigurationReader {
             )
         }
         let priceText = try optionalString(object, "displayPrice", at: path) ?? "0"
+        let identifier: String? =
+            switch kind {
+            case .introductory: nil
+            case .offerCode: try string(object, "referenceName", at: path)
+            case .promotional, .winBack: try string(object, "offerID", at: path)
+            }
         return ProductOffer(
-            identifier: kind == .introductory ? nil : try string(object, "offerID", at: path),
+            identifier: identifier,
             kind: kind,
             paymentMode: mode,
             price: mode == .freeTrial ? 0 : try decimal(priceText, at: join(path, "displayPrice")),
@@ -323,13 +329,26 @@ private struct ConfigurationReader {
             }
             winBack.append(offer)
         }
+        var codes: [ProductOffer] = []
+        for (index, item) in try optionalArray(object, "codeOffers", at: path).enumerated() {
+            let offerPath = join(path, "codeOffers[\(index)]")
+            let offer = try offer(item, kind: .offerCode, at: offerPath)
+            if (promotional + winBack + codes).contains(where: { $0.identifier == offer.identifier }) {
+                throw fail(
+                    join(offerPath, "referenceName"),
+                    "\"\(offer.identifier ?? "")\" names another offer of this subscription; give each offer code "
+                        + "its own reference name")
+            }
+            codes.append(offer)
+        }
         return SubscriptionInfo(
             groupID: try optionalString(object, "subscriptionGroupID", at: path) ?? groupID,
             groupLevel: try optionalInt(object, "groupNumber", at: path) ?? 1,
             period: try period(periodText, at: join(path, "recurringSubscriptionPeriod")),
             introductoryOffer: intro,
             promotionalOffers: promotional,
-            winBackOffers: winBack
+            winBackOffers: winBack,
+            offerCodes: codes
         )
     }
 
