@@ -143,6 +143,10 @@ public enum FeedStep: Sendable, Hashable {
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
     case configure(String)
+    /// `offer-key KEYID FILE.p8`: the store checks offers signed with the In-App Purchase key `KEYID` (promotional
+    /// offers, signed as JWS or not, and introductory offer eligibility) with the public half of the key in `FILE`,
+    /// read when the feed is checked.
+    case offerKey(keyID: String, file: String)
     /// `set ...`.
     case set(Setting)
     /// `user NAME`: later steps act for this user (own device and account).
