@@ -156,6 +156,17 @@ final class SubscriptionManager {
         }
     }
 
+    /// A line for the app's log, with the string representations older code still reads.
+    func environmentLine(for status: Product.SubscriptionInfo.Status) async throws -> String {
+        let transaction = try checkVerified(status.transaction)
+        let renewalInfo = try checkVerified(status.renewalInfo)
+        let appTransaction = try checkVerified(try await AppTransaction.shared)
+        return [
+            transaction.environmentStringRepresentation, renewalInfo.environmentStringRepresentation,
+            appTransaction.environmentStringRepresentation, appTransaction.originalPlatformStringRepresentation,
+        ].joined(separator: " ")
+    }
+
     /// The summary as JSON for the app's server.
     nonisolated func encoded(_ summary: SubscriptionSummary) throws -> Data {
         let encoder = JSONEncoder()

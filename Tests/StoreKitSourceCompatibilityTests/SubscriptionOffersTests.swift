@@ -117,6 +117,8 @@ struct SubscriptionOffersTests {
             #expect(!summary.willAutoRenew)
             #expect(summary.eligibleWinBackOfferIDs == ["comeback"])
             #expect(summary.renewalDate == nil)
+            let line = try await manager.environmentLine(for: status)
+            #expect(line == "Sandbox Sandbox Sandbox iOS", "\(line)")
         }
     }
 
