@@ -33,6 +33,36 @@ struct TestPurchaseOptionTests {
         }
     }
 
+    @Test("The app hears a dated purchase and each renewal since through Transaction.updates, in order")
+    func heardByTheApp() async throws {
+        let store = SimulatedStore(lane: .manual)
+        let session = SKTestSession(store: store)
+        let date = store.now.addingTimeInterval(-800 * Self.day)
+        try await StoreKitEnvironment.withStore(store) {
+            let tap = UpdatesTap()
+            let bought = try await session.buyProduct(identifier: Self.yearly, options: [.purchaseDate(date)])
+            var heard: [UInt64] = []
+            for _ in 0..<3 { heard.append(try await tap.next().payloadValue.id) }
+            tap.stop()
+            let all = await collect(Transaction.all(for: Self.yearly)).map(\.unsafePayloadValue.id)
+            #expect(heard.first == bought.id)
+            #expect(heard == all)
+            #expect(all.count == 3)
+        }
+    }
+
+    @Test("A purchase date before 1970, or not a number, is refused")
+    func outOfRange() async throws {
+        let store = SimulatedStore(lane: .manual)
+        let session = SKTestSession(store: store)
+        for date in [Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: .nan)] {
+            await #expect(throws: SKTestError.self) {
+                try await session.buyProduct(identifier: Self.yearly, options: [.purchaseDate(date)])
+            }
+        }
+        #expect(session.allTransactions().isEmpty)
+    }
+
     @Test("purchaseDate(_:renewalBehavior: .cancelImmediately): one period, auto-renew off, expired once it ended")
     func cancelImmediately() async throws {
         let store = SimulatedStore(lane: .manual)
