@@ -194,8 +194,8 @@ public enum FeedStep: Sendable, Hashable {
     case leaveFamily(String)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
-    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
-    /// observers are asked whether to add the payment.
+    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the store
+    /// sends its purchase intent to the current device, whose observers are asked whether to add the payment.
     case promote(product: String, handle: String?)
     /// `buy-elsewhere PRODUCT [quantity N] [as HANDLE]`: a purchase made outside the app (on another device, in the App
     /// Store) arrives through the queue.

@@ -73,7 +73,8 @@ extension SimulatedStore {
             guard let record = state.records[granted] else {
                 throw StoreSimulatorError(.invalidAction, "the purchase of \(productID) left no record")
             }
-            if !options.renewsUntilNow, let groupID = product.subscription?.groupID {
+            // Only a subscription this purchase started is cancelled, not one it was granted again.
+            if !options.renewsUntilNow, granted == id, let groupID = product.subscription?.groupID {
                 state.cancelAtOnce(recordID: granted, groupID: groupID, account: account, at: date)
             }
             var outcome = SubscriptionOutcome()
