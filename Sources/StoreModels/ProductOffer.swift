@@ -30,6 +30,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
     public let numberOfPeriods: Int
     /// Who may redeem a win-back offer; `nil` for other offers.
     public let winBackEligibility: WinBackEligibility?
+    /// Who may redeem an offer code's offer; `nil` for other offers (and in catalogs stored before the store had it).
+    public let offerCodeEligibility: OfferCodeEligibility?
 
     /// Creates an offer.
     public init(
@@ -39,7 +41,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         price: Decimal,
         period: SubscriptionPeriod,
         numberOfPeriods: Int,
-        winBackEligibility: WinBackEligibility? = nil
+        winBackEligibility: WinBackEligibility? = nil,
+        offerCodeEligibility: OfferCodeEligibility? = nil
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -48,6 +51,7 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         self.period = period
         self.numberOfPeriods = numberOfPeriods
         self.winBackEligibility = winBackEligibility
+        self.offerCodeEligibility = offerCodeEligibility
     }
 
     /// The date the offer ends if it starts at `date`.

@@ -142,9 +142,32 @@ struct TestPurchaseOptionTests {
             #expect(bought.price == 0)
             let status = try #require(try await Product.SubscriptionInfo.status(for: OfferCodeFixture.groupID).first)
             #expect(status.transaction.unsafePayloadValue.id == bought.id)
+            // The file's eligibility is new and expired customers: not a subscriber, until the subscription lapses.
+            await #expect(throws: SKTestError.self) {
+                try await session.buyProduct(
+                    identifier: OfferCodeFixture.monthly, options: [.codeOffer(referenceName: "SPRING")])
+            }
+            try session.expireSubscription(productIdentifier: OfferCodeFixture.monthly)
+            let again = try await session.buyProduct(
+                identifier: OfferCodeFixture.monthly, options: [.codeOffer(referenceName: "SPRING")])
+            #expect(again.offer?.type == .code)
             // An offer code is not one of the product's subscription offers.
             let product = try #require(try await Product.products(for: [OfferCodeFixture.monthly]).first)
             #expect(product.subscription?.promotionalOffers.isEmpty == true)
+        }
+    }
+
+    @Test("An offer code's eligibility other than new, existing or expired is refused, naming where it is")
+    func badEligibility() throws {
+        let text = String(decoding: OfferCodeFixture.data, as: UTF8.self)
+            .replacingOccurrences(of: #"[ "new", "expired" ]"#, with: #"[ "new", "lapsed" ]"#)
+        #expect(throws: StoreSimulatorError.self) {
+            try StoreConfiguration(data: Data(text.utf8), sourceName: "Codes.storekit")
+        }
+        do {
+            _ = try StoreConfiguration(data: Data(text.utf8), sourceName: "Codes.storekit")
+        } catch {
+            #expect(error.detail.contains("codeOffers[0].eligibility[1]"), "\(error.detail)")
         }
     }
 

@@ -264,8 +264,26 @@ private struct ConfigurationReader {
             period: try period(
                 try string(object, "subscriptionPeriod", at: path), at: join(path, "subscriptionPeriod")),
             numberOfPeriods: max(1, try optionalInt(object, "numberOfPeriods", at: path) ?? 1),
-            winBackEligibility: kind == .winBack ? try winBackEligibility(object, at: path) : nil
+            winBackEligibility: kind == .winBack ? try winBackEligibility(object, at: path) : nil,
+            offerCodeEligibility: kind == .offerCode ? try offerCodeEligibility(object, at: path) : nil
         )
+    }
+
+    /// Who may redeem an offer code's offer: its `eligibility` (`new`, `existing`, `expired`); every customer when the
+    /// file leaves it out.
+    func offerCodeEligibility(_ object: [String: JSONValue], at path: String) throws(StoreSimulatorError)
+        -> OfferCodeEligibility
+    {
+        guard object["eligibility"] != nil else { return OfferCodeEligibility() }
+        var customers = Set<OfferCodeEligibility.Customer>()
+        for (index, item) in try optionalArray(object, "eligibility", at: path).enumerated() {
+            let itemPath = join(path, "eligibility[\(index)]")
+            guard case .string(let name) = item, let customer = OfferCodeEligibility.Customer(rawValue: name) else {
+                throw fail(itemPath, "expected new, existing or expired")
+            }
+            customers.insert(customer)
+        }
+        return OfferCodeEligibility(customers: customers)
     }
 
     /// The conditions of a win-back offer, under App Store Connect's names for them (docs/decisions.md 96).

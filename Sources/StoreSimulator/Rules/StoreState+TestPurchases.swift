@@ -4,7 +4,8 @@ import StoreModels
 extension StoreState {
     /// The offer StoreKit Test's options apply to a purchase made outside the app: a promotional offer of the product
     /// by identifier, applied without a signature to a customer who subscribed in the group before (as a signed one
-    /// is), or an offer code's offer by reference name (docs/decisions.md 100).
+    /// is), or an offer code's offer by reference name, for the customers its `eligibility` lists (new to the group,
+    /// subscribed now, or lapsed; docs/decisions.md 100).
     ///
     /// - Throws: `invalidProductType` for an offer of a product that is not an auto-renewable subscription,
     ///   `invalidAction` for two offers, an offer the product lacks, or a customer a promotional offer is not for.
@@ -29,6 +30,24 @@ extension StoreState {
                         + (known.isEmpty
                             ? "; it has none (add one to codeOffers in the .storekit file)"
                             : "; its offer codes are " + known.joined(separator: ", ")))
+            }
+            let customer: OfferCodeEligibility.Customer
+            let key = Self.subscriptionKey(account: account, groupID: info.groupID)
+            if let running = subscriptions[key], running.phase != .expired {
+                customer = .existing
+            } else if hasRecord(of: account, inGroup: info.groupID, where: { $0.state == .purchased }) {
+                customer = .expired
+            } else {
+                customer = .new
+            }
+            let eligible = (offer.offerCodeEligibility ?? OfferCodeEligibility()).customers
+            guard eligible.contains(customer) else {
+                throw StoreSimulatorError(
+                    .invalidAction,
+                    "the offer code \"\(name)\" is not for \(customer.rawValue) customers of group \(info.groupID); its "
+                        + "eligibility is "
+                        + OfferCodeEligibility.Customer.allCases.filter { eligible.contains($0) }.map(\.rawValue)
+                        .joined(separator: ", "))
             }
             return offer
         }
