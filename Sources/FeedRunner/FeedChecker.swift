@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 import StoreModels
 import StoreSimulator
 
@@ -20,6 +21,8 @@ struct FeedChecker {
         var signedOffers: [String: String] = [:]
         /// How many bytes `signedOffers` holds.
         var signedOfferBytes = 0
+        /// The public half (PEM) of the In-App Purchase key in each `.p8` file an `offer-key` step names, by path.
+        var offerKeys: [String: String] = [:]
         /// Where the first `expect notification`, `expect notifications` or `expect no notification` is, if any.
         var firstNotificationExpectation: (line: Int, column: Int)?
     }
@@ -46,6 +49,9 @@ struct FeedChecker {
             if case .configure(let source) = line.step {
                 catalog = try loadConfiguration(source, line: line.line, column: column(of: source))
                 checked.configurations[source] = catalog
+            }
+            if case .offerKey(_, let path) = line.step, checked.offerKeys[path] == nil {
+                checked.offerKeys[path] = try loadOfferKey(path, line: line.line, column: column(of: path))
             }
             for product in line.step.products where catalog.catalog.product(product) == nil {
                 throw unknownProduct(product, in: catalog, line: line.line, column: column(of: product))
@@ -152,6 +158,29 @@ struct FeedChecker {
                 hint: "name \(what): the three base64url parts your server signed, joined by dots")
         }
         return jws
+    }
+
+    /// The most bytes of an In-App Purchase key file an `offer-key` step reads (64 KiB; a `.p8` holds some 250).
+    static let maximumOfferKeyLength = 64 << 10
+
+    /// Reads the In-App Purchase key (`.p8`, an ECDSA P-256 private key in PEM) an `offer-key` step names, and returns
+    /// its public half in PEM, which the store checks signed offers with.
+    func loadOfferKey(_ path: String, line: Int, column: Int) throws(FeedError) -> String {
+        let what = "an In-App Purchase key file (.p8)"
+        let data = try FeedText.read(
+            configurationURL(path), file: file, line: line, column: column, what: what,
+            limit: Self.maximumOfferKeyLength)
+        let hint = "name the .p8 file App Store Connect gave for the key (BEGIN PRIVATE KEY, ECDSA P-256)"
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FeedError(.notText, file: file, line: line, column: column, "\(path) is not UTF-8 text", hint: hint)
+        }
+        do throws(ReceiptError) {
+            return try ES256Key(pemEncoded: text).publicKeyPEM()
+        } catch {
+            throw FeedError(
+                .invalidValue, file: file, line: line, column: column,
+                "\(path) is not an In-App Purchase key: \(error.message)", hint: hint)
+        }
     }
 
     /// Loads the configuration a `config` step names: the demo, or a `.storekit` file.

@@ -30,6 +30,9 @@ final class FeedInterpreter {
     private(set) var configurations: [String: StoreConfiguration] = [:]
     /// The compact JWS of the signed offer files the feed's `sk2 buy` steps name, by path, read when it is checked.
     private(set) var signedOffers: [String: String] = [:]
+    /// The public half (PEM) of the In-App Purchase key of each `.p8` file the feed's `offer-key` steps name, by path,
+    /// read when it is checked.
+    private(set) var offerKeys: [String: String] = [:]
     /// Storefront changes waiting for the next purchase of a product (`""` for any product), from `next` steps.
     private var storefrontChanges: [String: String] = [:]
     /// Called after each step with the number of steps run so far.
@@ -89,6 +92,7 @@ final class FeedInterpreter {
         let checked = try FeedChecker(parser: parser).check(source, startingWith: store.configuration)
         configurations = checked.configurations
         signedOffers = checked.signedOffers
+        offerKeys = checked.offerKeys
         try startServing(checked.firstNotificationExpectation)
         var steps = 0
         var failure: FeedResult.Failure?
@@ -159,6 +163,11 @@ final class FeedInterpreter {
         switch step {
         case .configure(let source):
             try configure(source, line: line)
+        case .offerKey(let keyID, let path):
+            guard let pem = offerKeys[path] else {
+                return "the key file \(path) was not read when the feed was checked"
+            }
+            store.updateSettings { $0.subscriptionOfferKeys[keyID] = pem }
         case .set(.accountAskToBuy(let on)):
             store.updateAccountSettings(world.currentUser) { $0.askToBuyEnabled = on }
         case .set(.accountPayments(let on)):
@@ -331,33 +340,21 @@ final class FeedInterpreter {
         return perform(make(id))
     }
 
-    /// A promoted in-app purchase bought in the App Store: every observer of the current device is asked whether to
-    /// add the payment, and it is added when one says yes.
+    /// A promoted in-app purchase bought in the App Store: the product is loaded as the app would, then the store
+    /// sends its purchase intent to the current device (`SimulatedStore.sendPurchaseIntent`), so that StoreKit 1 asks
+    /// each observer whether to add the payment (adding it when one says yes) and StoreKit 2's
+    /// `PurchaseIntent.intents` hears it. The payment added gets the step's handle.
     private func promote(_ product: String, handle: String?) -> String? {
         guard let queue = world.devices[world.currentSeat]?.queue else { return nil }
-        let loaded: SKProduct
-        switch FeedProductLoader.load(product, from: store) {
-        case .success(let found): loaded = found
-        case .failure(let failure): return failure.message
+        if case .failure(let failure) = FeedProductLoader.load(product, from: store) { return failure.message }
+        world.promotion = FeedWorld.Promotion(seat: world.currentSeat, product: product, handle: handle)
+        defer { world.promotion = nil }
+        do throws(StoreSimulatorError) {
+            try store.sendPurchaseIntent(productID: product, account: queue.account, deviceID: queue.deviceID)
+        } catch {
+            return error.detail
         }
-        let payment = SKMutablePayment(product: loaded)
-        var accepted = false
-        for observer in queue.transactionObservers {
-            let answer = observer.paymentQueue(queue, shouldAddStorePayment: payment, for: loaded)
-            var event = log.line("shouldAddStorePayment")
-            event.add("user", world.currentUser)
-            if world.currentDevice != FeedWorld.mainDevice { event.add("device", world.currentDevice) }
-            event.add("observer", (observer as? FeedObserver)?.name)
-            event.add("product", product)
-            event.add("answer", answer)
-            log.write(event)
-            accepted = accepted || answer
-        }
-        guard accepted else { return nil }
-        queue.add(payment)
-        if let added = queue.transactions.last {
-            world.track(added.storeIdentifier, product: product, handle: handle)
-        }
+        store.runUntilIdle()
         return nil
     }
 

@@ -57,7 +57,8 @@ final class FeedObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sen
 
     func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool
     {
-        storePayments
+        recorder.observedStorePayment(product.productIdentifier, answer: storePayments, by: self)
+        return storePayments
     }
 
     func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {

@@ -47,7 +47,7 @@ public struct FeedParser: Sendable {
         "config", "set", "user", "device", "observer", "delegate", "buy", "buy-elsewhere", "promote", "next",
         "approve", "decline", "finish", "delete", "clear-transactions", "resolve", "refund", "reverse-refund",
         "refund-request", "refund-decline", "restore", "show-price-consent", "advance", "restart", "expire", "renew",
-        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "expect", "cancellation-flow",
+        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "offer-key", "expect", "cancellation-flow",
     ]
 
     /// Parses each step in order and hands it to `body`.
@@ -90,6 +90,9 @@ public struct FeedParser: Sendable {
         switch verb.word {
         case "config":
             step = .configure(try reader.word("a .storekit file, or `demo`"))
+        case "offer-key":
+            let keyID = try reader.word("the key's identifier, as App Store Connect shows it")
+            step = .offerKey(keyID: keyID, file: try reader.word("the key's .p8 file"))
         case "set":
             step = .set(try setting(&reader))
         case "user":

@@ -50,6 +50,13 @@ final class FeedRecorder {
                 let id = transaction.storeIdentifier
                 let product = transaction.payment.productIdentifier
                 let seat = observer.seat
+                if let promotion = world.promotion, promotion.seat == seat, promotion.product == product,
+                    state == .purchasing
+                {
+                    // The payment a promoted purchase added: it takes the `promote` step's handle.
+                    world.track(id, product: product, handle: promotion.handle)
+                    world.promotion = nil
+                }
                 world.latestByProduct[FeedWorld.SeatProduct(seat: seat, product: product)] = id
                 // `transactionIdentifier` is the number written out once the transaction is purchased or restored.
                 let identified = Self.isIdentified(transaction.transactionState)
@@ -75,6 +82,14 @@ final class FeedRecorder {
             if let code { event.add("error", code.name) }
             log.write(event)
         }
+    }
+
+    /// An observer was asked whether to add the payment of a promoted in-app purchase, and answered.
+    func observedStorePayment(_ product: String, answer: Bool, by observer: FeedObserver) {
+        var event = observerLine("shouldAddStorePayment", by: observer)
+        event.add("product", product)
+        event.add("answer", answer)
+        log.write(event)
     }
 
     /// A line of what an observer heard, opened with its user, its device (unless the main one) and its name.

@@ -143,6 +143,10 @@ public enum FeedStep: Sendable, Hashable {
 
     /// `config demo` or `config FILE.storekit` (relative to the feed).
     case configure(String)
+    /// `offer-key KEYID FILE.p8`: the store checks offers signed with the In-App Purchase key `KEYID` (promotional
+    /// offers, signed as JWS or not, and introductory offer eligibility) with the public half of the key in `FILE`,
+    /// read when the feed is checked.
+    case offerKey(keyID: String, file: String)
     /// `set ...`.
     case set(Setting)
     /// `user NAME`: later steps act for this user (own device and account).
@@ -191,8 +195,8 @@ public enum FeedStep: Sendable, Hashable {
     case leaveFamily(String)
     /// `resolve REF`: the customer fixes the billing issue of an interrupted purchase or a renewal.
     case resolve(Reference)
-    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the
-    /// observers are asked whether to add the payment.
+    /// `promote PRODUCT [as HANDLE]`: the user buys the product's promoted in-app purchase in the App Store; the store
+    /// sends its purchase intent to the current device, whose observers are asked whether to add the payment.
     case promote(product: String, handle: String?)
     /// `buy-elsewhere PRODUCT [quantity N] [as HANDLE]`: a purchase made outside the app (on another device, in the App
     /// Store) arrives through the queue.

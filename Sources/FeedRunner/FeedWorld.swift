@@ -55,6 +55,17 @@ final class FeedWorld {
         var id: UInt64
     }
 
+    /// A promoted in-app purchase a `promote` step started: the payment the seat's queue adds for the product takes
+    /// the handle.
+    struct Promotion {
+        var seat: String
+        var product: String
+        var handle: String?
+    }
+
+    /// The promoted purchase of the `promote` step being carried out, until its payment is added.
+    var promotion: Promotion?
+
     /// One device of a user, with its app: the queue, its observers and what the first observer heard.
     struct Device {
         var queue: SKPaymentQueue

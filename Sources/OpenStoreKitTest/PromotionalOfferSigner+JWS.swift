@@ -28,6 +28,25 @@ extension PromotionalOfferSigner {
         ).signed(with: jwsKey)
     }
 
+    /// A promotional offer signed as a JWS (audience `promotional-offer`), as a server hands it to its app for
+    /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`.
+    public func promotionalOfferJWS(
+        productID: String, offerID: String, transactionID: String? = nil, issuedAt: Date
+    ) throws(ReceiptError) -> String {
+        try signedRequest(
+            .promotionalOffer, productID: productID, issuedAt: issuedAt, offerID: offerID, transactionID: transactionID)
+    }
+
+    /// Introductory offer eligibility signed as a JWS (audience `introductory-offer-eligibility`), as a server hands
+    /// it to its app for `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`.
+    public func introductoryOfferEligibilityJWS(
+        productID: String, allowIntroductoryOffer: Bool, transactionID: String, issuedAt: Date
+    ) throws(ReceiptError) -> String {
+        try signedRequest(
+            .introductoryOfferEligibility, productID: productID, issuedAt: issuedAt, transactionID: transactionID,
+            allowIntroductoryOffer: allowIntroductoryOffer)
+    }
+
     /// StoreKit 2's purchase options for a promotional offer signed as a JWS now (`issuedAt`) with a new nonce.
     public func purchaseOptions(
         productID: String, offerID: String, transactionID: String? = nil, issuedAt: Date

@@ -112,17 +112,34 @@ extension SKTestSession {
     ///
     /// - Parameters:
     ///   - identifier: The product.
-    ///   - options: `.quantity(_:)` and `.appAccountToken(_:)` apply; other options are ignored.
-    /// - Returns: The transaction, as the store signed it.
-    /// - Throws: ``SKTestError`` `invalidProductIdentifier`, or `invalidAction` for a quantity outside 1...10.
+    ///   - options: `.quantity(_:)`, `.appAccountToken(_:)` and StoreKit Test's `.purchaseDate(_:renewalBehavior:)`,
+    ///     `.promotionalOffer(id:)` and `.codeOffer(referenceName:)` apply; other options are ignored.
+    /// - Returns: The transaction, as the store signed it (for a purchase dated in the past, the purchase, not its
+    ///   renewals since).
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier`; `invalidAction` for a quantity outside 1...10, a purchase
+    ///   date in the future or within the account's subscription of the group, an offer the product lacks or the
+    ///   customer may not redeem, or two offers; `invalidProductType` for an offer of a product that is not an
+    ///   auto-renewable subscription.
     @discardableResult
     public func buyProduct(identifier: Product.ID, options: Set<Product.PurchaseOption> = []) async throws
         -> Transaction
     {
         let quantity = options.lazy.compactMap(\.quantity).first ?? 1
         let token = options.lazy.compactMap(\.appAccountToken).first?.uuidString.lowercased()
+        var testing = TestPurchaseOptions()
+        for option in options {
+            guard let given = option.testPurchaseOptions else { continue }
+            let repeated =
+                (given.purchaseDate != nil && testing.purchaseDate != nil)
+                || (given.promotionalOfferID != nil && testing.promotionalOfferID != nil)
+                || (given.offerCodeReferenceName != nil && testing.offerCodeReferenceName != nil)
+            if repeated {
+                throw SKTestError(.invalidAction, message: "two options of the same kind; give each once")
+            }
+            testing = testing.merging(given)
+        }
         let record = try Self.run { () throws(StoreSimulatorError) in
-            try store.buyProduct(identifier, quantity: quantity, applicationUsername: token)
+            try store.buyProduct(identifier, quantity: quantity, applicationUsername: token, options: testing)
         }
         await store.idle()
         guard let signed = SignedValues(store: store).transaction(record.id) else {

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A subscription offer: the introductory offer, or a promotional or win-back offer with an identifier.
+/// A subscription offer: the introductory offer, or a promotional, win-back or offer-code offer with an identifier.
 public struct ProductOffer: Sendable, Hashable, Codable {
     /// Whether an offer is a product's introductory offer, a promotional one or a win-back one.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -10,11 +10,15 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         case promotional
         /// A win-back offer, for customers whose subscription lapsed (StoreKit 2's `winBackOffer(_:)`).
         case winBack
+        /// An offer code's offer, redeemed with a code; its identifier is the offer's reference name (StoreKit Test's
+        /// `codeOffer(referenceName:)`).
+        case offerCode
     }
 
-    /// The offer identifier (promotional and win-back offers); `nil` for the introductory offer.
+    /// The offer identifier (promotional and win-back offers, the reference name of an offer code's offer); `nil` for
+    /// the introductory offer.
     public let identifier: String?
-    /// Introductory, promotional or win-back.
+    /// Introductory, promotional, win-back or an offer code's.
     public let kind: Kind
     /// How the customer pays during the offer.
     public let paymentMode: OfferPaymentMode
@@ -26,6 +30,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
     public let numberOfPeriods: Int
     /// Who may redeem a win-back offer; `nil` for other offers.
     public let winBackEligibility: WinBackEligibility?
+    /// Who may redeem an offer code's offer; `nil` for other offers (and in catalogs stored before the store had it).
+    public let offerCodeEligibility: OfferCodeEligibility?
 
     /// Creates an offer.
     public init(
@@ -35,7 +41,8 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         price: Decimal,
         period: SubscriptionPeriod,
         numberOfPeriods: Int,
-        winBackEligibility: WinBackEligibility? = nil
+        winBackEligibility: WinBackEligibility? = nil,
+        offerCodeEligibility: OfferCodeEligibility? = nil
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -44,6 +51,7 @@ public struct ProductOffer: Sendable, Hashable, Codable {
         self.period = period
         self.numberOfPeriods = numberOfPeriods
         self.winBackEligibility = winBackEligibility
+        self.offerCodeEligibility = offerCodeEligibility
     }
 
     /// The date the offer ends if it starts at `date`.

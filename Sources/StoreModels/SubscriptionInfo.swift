@@ -12,6 +12,9 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
     public let promotionalOffers: [ProductOffer]
     /// The win-back offers, as listed in the configuration (empty in catalogs stored before the store had them).
     public let winBackOffers: [ProductOffer]
+    /// The offers of offer codes, identified by reference name, as listed in the configuration (empty in catalogs
+    /// stored before the store had them).
+    public let offerCodes: [ProductOffer]
 
     /// Creates subscription information.
     public init(
@@ -20,7 +23,8 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         period: SubscriptionPeriod,
         introductoryOffer: ProductOffer? = nil,
         promotionalOffers: [ProductOffer] = [],
-        winBackOffers: [ProductOffer] = []
+        winBackOffers: [ProductOffer] = [],
+        offerCodes: [ProductOffer] = []
     ) {
         self.groupID = groupID
         self.groupLevel = groupLevel
@@ -28,9 +32,11 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         self.introductoryOffer = introductoryOffer
         self.promotionalOffers = promotionalOffers
         self.winBackOffers = winBackOffers
+        self.offerCodes = offerCodes
     }
 
-    /// Decodes subscription information; a catalog stored before the store had win-back offers has none.
+    /// Decodes subscription information; a catalog stored before the store had win-back offers or offer codes has
+    /// none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         groupID = try container.decode(String.self, forKey: .groupID)
@@ -39,6 +45,7 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         introductoryOffer = try container.decodeIfPresent(ProductOffer.self, forKey: .introductoryOffer)
         promotionalOffers = try container.decode([ProductOffer].self, forKey: .promotionalOffers)
         winBackOffers = try container.decodeIfPresent([ProductOffer].self, forKey: .winBackOffers) ?? []
+        offerCodes = try container.decodeIfPresent([ProductOffer].self, forKey: .offerCodes) ?? []
     }
 
     /// The promotional offer with the given identifier.
@@ -51,8 +58,15 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         winBackOffers.first { $0.identifier == identifier }
     }
 
-    /// The promotional or win-back offer with the given identifier: the offer a transaction's offer identifier names.
+    /// The offer of the offer code with the given reference name.
+    public func offerCode(referenceName: String) -> ProductOffer? {
+        offerCodes.first { $0.identifier == referenceName }
+    }
+
+    /// The promotional or win-back offer with the given identifier, or the offer code's with that reference name: the
+    /// offer a transaction's offer identifier names.
     public func offer(identifier: String) -> ProductOffer? {
         promotionalOffer(identifier: identifier) ?? winBackOffer(identifier: identifier)
+            ?? offerCode(referenceName: identifier)
     }
 }

@@ -99,6 +99,31 @@ struct PurchaseIntentTests {
                 == (answer ? ["com.example.pro"] : []))
     }
 
+    @Test("An intent sent to one device reaches both StoreKit faces there, and no other device of the account")
+    func oneDevice() async throws {
+        let store = SimulatedStore(lane: .manual)
+        let queue = SKPaymentQueue(store: store)
+        let observer = StorePaymentObserver(answer: false)
+        queue.add(observer)
+        defer { queue.remove(observer) }
+        let tablet = SKPaymentQueue(store: store, deviceID: "tablet")
+        let other = StorePaymentObserver(answer: false)
+        tablet.add(other)
+        defer { tablet.remove(other) }
+        try await StoreKitEnvironment.withStore(store) {
+            var intents = PurchaseIntent.intents.makeAsyncIterator()
+            try store.sendPurchaseIntent(productID: "com.example.pro", deviceID: queue.deviceID)
+            store.runUntilIdle()
+            #expect(await intents.next()?.id == "com.example.pro")
+            #expect(observer.asked == ["com.example.pro"])
+            #expect(other.asked.isEmpty)
+            try store.sendPurchaseIntent(productID: "com.example.season")
+            store.runUntilIdle()
+            #expect(observer.asked == ["com.example.pro", "com.example.season"])
+            #expect(other.asked == ["com.example.season"])
+        }
+    }
+
     @Test("An unknown product or an offer the product lacks is refused, and nobody hears anything")
     func refused() throws {
         let store = SimulatedStore(lane: .manual)

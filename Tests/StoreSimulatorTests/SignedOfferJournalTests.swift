@@ -52,3 +52,29 @@ struct SignedOfferJournalTests {
         #expect(kept.contains(payment))
     }
 }
+
+@Suite("A state file keeps purchases made with StoreKit Test's purchase options")
+struct TestPurchaseJournalTests {
+    @Test("Reopened, a store shows the same history: a dated purchase, its renewals, its offer")
+    func stateFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        var store = try SimulatedStore(statePath: path, configuration: .demo, lane: .manual)
+        let monthly = "com.example.premium.monthly"
+        try store.buyProduct(
+            "com.example.premium.yearly",
+            options: TestPurchaseOptions(purchaseDate: store.now.addingTimeInterval(-400 * 86_400)))
+        try store.buyProduct(
+            "com.example.coins100", options: TestPurchaseOptions(purchaseDate: store.now.addingTimeInterval(-86_400)))
+        try store.expireSubscription(productID: "com.example.premium.yearly")
+        try store.buyProduct(
+            monthly, options: TestPurchaseOptions(promotionalOfferID: "com.example.premium.monthly.winback"))
+        let before = store.transactions()
+        #expect(before.count == 4)
+        #expect(before.last?.promotionalOfferID == "com.example.premium.monthly.winback")
+        try store.close()
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(store.transactions() == before)
+    }
+}

@@ -13,6 +13,7 @@ private let coins = "com.example.coins100"
 private func caseName(_ operation: StoreOperation) -> String {
     switch operation {
     case .buyProduct: "buyProduct"
+    case .buyProductForTesting: "buyProductForTesting"
     case .approveAskToBuy: "approveAskToBuy"
     case .declineAskToBuy: "declineAskToBuy"
     case .refund: "refund"
@@ -48,7 +49,7 @@ private func caseName(_ operation: StoreOperation) -> String {
 }
 
 /// The number of cases ``caseName(_:)`` knows.
-private let operationCount = 32
+private let operationCount = 33
 
 /// Applies a workload that makes every kind of operation through ``SimulatedStore/perform(_:reporting:)``, the same
 /// on every store it is given, and returns the names of the operations it made.
@@ -84,6 +85,12 @@ private struct EveryOperation {
         let subscription = try transaction(.buyProduct(productID: monthly, account: "alice"), on: stores)
         let owned = try transaction(.buyProduct(productID: pro, account: "alice"), on: stores)
         let consumable = try transaction(.buyProduct(productID: coins, quantity: 3, account: "alice"), on: stores)
+        let dated = try transaction(
+            .buyProductForTesting(
+                productID: coins, account: "alice",
+                options: TestPurchaseOptions(purchaseDate: stores[0].now.addingTimeInterval(-3_600))),
+            on: stores)
+        #expect(dated.purchaseDate == stores[0].now.addingTimeInterval(-3_600))
         try perform(.setAutoRenew(false, transactionID: subscription.id), on: stores)
         try perform(.setAutoRenew(true, transactionID: subscription.id), on: stores)
         try perform(.requestPriceIncreaseConsent(subscription.id), on: stores)
@@ -280,6 +287,11 @@ struct StoreOperationTests {
                         productID: monthly),
                     failure: nil)),
             .retentionMessaging(.setRealtimeURL(nil)),
+            .buyProductForTesting(
+                productID: monthly, quantity: 2, account: "alice", applicationUsername: "u-2",
+                options: TestPurchaseOptions(
+                    purchaseDate: time.addingTimeInterval(-86_400), renewsUntilNow: false, promotionalOfferID: "p")),
+            .buyProductForTesting(productID: monthly, options: TestPurchaseOptions(offerCodeReferenceName: "CODE")),
         ]
         #expect(Set(operations.map(caseName)).count == operationCount)
         for operation in operations {

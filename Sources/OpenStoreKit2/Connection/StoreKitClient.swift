@@ -347,7 +347,8 @@ final class StoreKitClient: Sendable {
                 signed = SignedPromotionalOffer(offerID: offerID, compactJWS: compactJWS)
             case .introductoryOfferEligibility(let compactJWS): eligibilityJWS = compactJWS
             case .simulatesAskToBuy(let value): askToBuy = value
-            case .custom, .onStorefrontChange: break
+            // StoreKit Test's options apply to `SKTestSession.buyProduct(identifier:options:)` only.
+            case .custom, .onStorefrontChange, .testing: break
             }
         }
         guard PaymentRequest.quantityRange.contains(quantity) else { throw Product.PurchaseError.invalidQuantity }

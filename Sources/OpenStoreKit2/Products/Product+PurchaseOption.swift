@@ -1,4 +1,5 @@
 public import Foundation
+import StoreSimulator
 
 extension Product {
     /// An option of a purchase; made with the static factories, as on iOS.
@@ -13,6 +14,7 @@ extension Product {
             case winBackOffer(Product.SubscriptionOffer)
             case signedPromotionalOffer(offerID: String, compactJWS: String)
             case introductoryOfferEligibility(compactJWS: String)
+            case testing(TestPurchaseOptions)
         }
 
         let kind: Kind

@@ -80,6 +80,8 @@ extension Product {
                 case .introductory: .introductory
                 case .promotional: .promotional
                 case .winBack: .winBack
+                // An offer code's offer is no product's `SubscriptionOffer`; the kind keeps its name.
+                case .offerCode: OfferType(rawValue: "offerCode")
                 }
             price = offer.price
             displayPrice = Product.format(offer.price, currencyCode: currencyCode, locale: locale)

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// A test sends one with `SKTestSession.sendPurchaseIntent(productIdentifier:offerIdentifier:)` or the store's
-/// `sendPurchaseIntent(productID:offerID:account:)`.
+/// `sendPurchaseIntent(productID:offerID:account:deviceID:)`.
 public struct PurchaseIntent: Identifiable, Equatable, Hashable, Sendable {
     /// The product the customer chose.
     public let product: Product

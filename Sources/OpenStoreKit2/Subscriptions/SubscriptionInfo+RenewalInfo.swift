@@ -124,6 +124,10 @@ extension Product.SubscriptionInfo {
         /// The environment's name (use ``environment``).
         public var environmentStringRepresentation: String { environment.rawValue }
 
+        /// How the offer of the next renewal is paid, as signed renewal info spells it (`FREE_TRIAL`,
+        /// `PAY_AS_YOU_GO`, `PAY_UP_FRONT`); `nil` without an offer (use ``offer``).
+        public var offerPaymentModeStringRepresentation: String? { offer?.paymentMode?.rawValue }
+
         /// A description for debugging: the payload.
         public var debugDescription: String { String(decoding: signed.payloadData, as: UTF8.self) }
     }

@@ -250,16 +250,40 @@ private struct ConfigurationReader {
             )
         }
         let priceText = try optionalString(object, "displayPrice", at: path) ?? "0"
+        let identifier: String? =
+            switch kind {
+            case .introductory: nil
+            case .offerCode: try string(object, "referenceName", at: path)
+            case .promotional, .winBack: try string(object, "offerID", at: path)
+            }
         return ProductOffer(
-            identifier: kind == .introductory ? nil : try string(object, "offerID", at: path),
+            identifier: identifier,
             kind: kind,
             paymentMode: mode,
             price: mode == .freeTrial ? 0 : try decimal(priceText, at: join(path, "displayPrice")),
             period: try period(
                 try string(object, "subscriptionPeriod", at: path), at: join(path, "subscriptionPeriod")),
             numberOfPeriods: max(1, try optionalInt(object, "numberOfPeriods", at: path) ?? 1),
-            winBackEligibility: kind == .winBack ? try winBackEligibility(object, at: path) : nil
+            winBackEligibility: kind == .winBack ? try winBackEligibility(object, at: path) : nil,
+            offerCodeEligibility: kind == .offerCode ? try offerCodeEligibility(object, at: path) : nil
         )
+    }
+
+    /// Who may redeem an offer code's offer: its `eligibility` (`new`, `existing`, `expired`); every customer when the
+    /// file leaves it out.
+    func offerCodeEligibility(_ object: [String: JSONValue], at path: String) throws(StoreSimulatorError)
+        -> OfferCodeEligibility
+    {
+        guard object["eligibility"] != nil else { return OfferCodeEligibility() }
+        var customers = Set<OfferCodeEligibility.Customer>()
+        for (index, item) in try optionalArray(object, "eligibility", at: path).enumerated() {
+            let itemPath = join(path, "eligibility[\(index)]")
+            guard case .string(let name) = item, let customer = OfferCodeEligibility.Customer(rawValue: name) else {
+                throw fail(itemPath, "expected new, existing or expired")
+            }
+            customers.insert(customer)
+        }
+        return OfferCodeEligibility(customers: customers)
     }
 
     /// The conditions of a win-back offer, under App Store Connect's names for them (docs/decisions.md 96).
@@ -323,13 +347,26 @@ private struct ConfigurationReader {
             }
             winBack.append(offer)
         }
+        var codes: [ProductOffer] = []
+        for (index, item) in try optionalArray(object, "codeOffers", at: path).enumerated() {
+            let offerPath = join(path, "codeOffers[\(index)]")
+            let offer = try offer(item, kind: .offerCode, at: offerPath)
+            if (promotional + winBack + codes).contains(where: { $0.identifier == offer.identifier }) {
+                throw fail(
+                    join(offerPath, "referenceName"),
+                    "\"\(offer.identifier ?? "")\" names another offer of this subscription; give each offer code "
+                        + "its own reference name")
+            }
+            codes.append(offer)
+        }
         return SubscriptionInfo(
             groupID: try optionalString(object, "subscriptionGroupID", at: path) ?? groupID,
             groupLevel: try optionalInt(object, "groupNumber", at: path) ?? 1,
             period: try period(periodText, at: join(path, "recurringSubscriptionPeriod")),
             introductoryOffer: intro,
             promotionalOffers: promotional,
-            winBackOffers: winBack
+            winBackOffers: winBack,
+            offerCodes: codes
         )
     }
 

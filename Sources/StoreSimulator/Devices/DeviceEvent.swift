@@ -32,7 +32,7 @@ public enum DeviceEvent: Sendable, Hashable {
     /// observer, may show the price-consent sheet (``SimulatedStore/showPriceConsent(account:)``).
     case priceConsentNeeded([String])
     /// The customer started a purchase of the product outside the app, in the App Store (a promoted in-app purchase,
-    /// or an offer redeemed there), for the app to complete (``SimulatedStore/sendPurchaseIntent(productID:offerID:account:)``):
+    /// or an offer redeemed there), for the app to complete (``SimulatedStore/sendPurchaseIntent(productID:offerID:account:deviceID:)``):
     /// StoreKit 1 asks its observers `paymentQueue(_:shouldAddStorePayment:for:)`, StoreKit 2 emits a
     /// `PurchaseIntent`.
     case purchaseIntent(productID: String, offerID: String?)

@@ -12,10 +12,13 @@ extension SimulatedStore {
     ///   - productID: The product, which must be in the catalog.
     ///   - offerID: An offer of the subscription to apply (one of its promotional or win-back offers), or `nil`.
     ///   - account: The customer.
+    ///   - deviceID: The one device the customer started the purchase on, to tell it alone; `nil` tells every device
+    ///     of the account.
     /// - Throws: `unknownProduct` for a product the catalog lacks; `invalidAction` for an offer the product does not
     ///   have.
     public func sendPurchaseIntent(
-        productID: String, offerID: String? = nil, account: String = SimulatedStore.defaultAccount
+        productID: String, offerID: String? = nil, account: String = SimulatedStore.defaultAccount,
+        deviceID: String? = nil
     ) throws(StoreSimulatorError) {
         let catalog = self.catalog
         guard let product = catalog.product(productID) else {
@@ -26,6 +29,8 @@ extension SimulatedStore {
                 .invalidAction,
                 "\(productID) has no offer \(offerID): give one of its promotional or win-back offers, or none")
         }
-        broadcast(.purchaseIntent(productID: productID, offerID: offerID), account: account)
+        let event = DeviceEvent.purchaseIntent(productID: productID, offerID: offerID)
+        if let deviceID { return send(event, to: deviceID) }
+        broadcast(event, account: account)
     }
 }

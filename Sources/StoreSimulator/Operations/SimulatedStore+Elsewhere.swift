@@ -12,20 +12,34 @@ extension SimulatedStore {
     /// charge; a higher level of a subscription group, or the same level with a period of the same duration, replaces
     /// the running period at once, a lower level or another duration takes effect at the next renewal.
     ///
+    /// `options` are StoreKit Test's purchase options (`SKTestSession.buyProduct(identifier:options:)`): a purchase
+    /// dated in the past, whose subscription renews (or expires) at each instant since as moving the clock would have,
+    /// each renewal told to the devices; a promotional offer applied without a signature; an offer code's offer
+    /// (docs/decisions.md 100).
+    ///
     /// - Returns: the record that grants the purchase.
-    /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10.
+    /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10; for `options`, as
+    ///   ``TestPurchaseOptions`` says: `invalidAction` for a date in the future or within the account's subscription,
+    ///   an offer the product lacks or the customer may not redeem, `invalidProductType` for an offer of a product
+    ///   that has none, `dateOutOfRange`, `tooManyRenewals`.
     @discardableResult
     public func buyProduct(
         _ productID: String,
         quantity: Int = 1,
         account: String = SimulatedStore.defaultAccount,
-        applicationUsername: String? = nil
+        applicationUsername: String? = nil,
+        options: TestPurchaseOptions = TestPurchaseOptions()
     ) throws(StoreSimulatorError) -> TransactionRecord {
+        // A purchase without options keeps the journal entry it always had.
         journal?.begin(
             .operation(
-                .buyProduct(
-                    productID: productID, quantity: quantity, account: account,
-                    applicationUsername: applicationUsername)))
+                options == TestPurchaseOptions()
+                    ? .buyProduct(
+                        productID: productID, quantity: quantity, account: account,
+                        applicationUsername: applicationUsername)
+                    : .buyProductForTesting(
+                        productID: productID, quantity: quantity, account: account,
+                        applicationUsername: applicationUsername, options: options)))
         defer { journal?.end() }
         guard PaymentRequest.quantityRange.contains(quantity) else {
             throw StoreSimulatorError(.invalidAction, "quantity \(quantity) is outside 1...10")
@@ -37,6 +51,10 @@ extension SimulatedStore {
                 throw StoreSimulatorError(
                     .unknownProduct, "no product has identifier \(productID) in the store's catalog")
             }
+            let offer = try state.testOffer(options, for: product, account: account)
+            let date = options.purchaseDate ?? now
+            try state.checkPurchaseDate(
+                date, of: product, offer: offer, account: account, renews: options.renewsUntilNow, now: now)
             let id = state.allocateTransactionID()
             let request = PaymentRequest(
                 productID: productID,
@@ -49,16 +67,23 @@ extension SimulatedStore {
                 product: product,
                 account: account,
                 deviceID: nil,
-                offer: nil,
-                now: now
+                offer: offer,
+                now: date
             )
             guard let record = state.records[granted] else {
                 throw StoreSimulatorError(.invalidAction, "the purchase of \(productID) left no record")
             }
+            // Only a subscription this purchase started is cancelled, not one it was granted again.
+            if !options.renewsUntilNow, granted == id, let groupID = product.subscription?.groupID {
+                state.cancelAtOnce(recordID: granted, groupID: groupID, account: account, at: date)
+            }
             var outcome = SubscriptionOutcome()
             state.deliver(
-                record, transactionID: id, transactionDate: now, to: state.deviceIDs(of: account), into: &outcome)
-            return (record, outcome)
+                record, transactionID: id, transactionDate: date, to: state.deviceIDs(of: account), into: &outcome)
+            if date < now, let groupID = product.subscription?.groupID {
+                state.catchUp(groupID: groupID, account: account, until: now, into: &outcome)
+            }
+            return (state.records[granted] ?? record, outcome)
         }
         dispatch(outcome)
         return record

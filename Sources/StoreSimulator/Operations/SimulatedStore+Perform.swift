@@ -28,6 +28,10 @@ extension SimulatedStore {
         case .buyProduct(let productID, let quantity, let account, let username):
             return .transaction(
                 try buyProduct(productID, quantity: quantity, account: account, applicationUsername: username))
+        case .buyProductForTesting(let productID, let quantity, let account, let username, let options):
+            return .transaction(
+                try buyProduct(
+                    productID, quantity: quantity, account: account, applicationUsername: username, options: options))
         case .approveAskToBuy(let id):
             try approveAskToBuy(id)
         case .declineAskToBuy(let id):

@@ -66,6 +66,7 @@ enum StoreCommand: Sendable {
         case setAppAccountToken = 37
         case finishTransaction = 38
         case retentionMessaging = 43
+        case buyProductForTesting = 52
     }
 
     // MARK: Encoding
@@ -133,6 +134,18 @@ enum StoreCommand: Sendable {
             writer.int(quantity)
             writer.string(account)
             writer.optionalString(username)
+        case .buyProductForTesting(let productID, let quantity, let account, let username, let options):
+            writer.header(.buyProductForTesting, time)
+            writer.string(productID)
+            writer.int(quantity)
+            writer.string(account)
+            writer.optionalString(username)
+            // The options: a flag byte (1 a purchase date follows, 2 it renews until now), then the date, the
+            // promotional offer and the offer code.
+            writer.byte((options.purchaseDate == nil ? 0 : 1) | (options.renewsUntilNow ? 2 : 0))
+            if let date = options.purchaseDate { writer.date(date) }
+            writer.optionalString(options.promotionalOfferID)
+            writer.optionalString(options.offerCodeReferenceName)
         case .resolveIssue(let id):
             writer.identified(.resolveIssue, time, id)
         case .expireSubscription(let productID, let account):
@@ -317,6 +330,25 @@ enum StoreCommand: Sendable {
                     productID: try reader.string("the product"), quantity: try reader.int("the quantity"),
                     account: try reader.string("the account"),
                     applicationUsername: try reader.optionalString("the application username")))
+        case .buyProductForTesting:
+            let productID = try reader.string("the product")
+            let quantity = try reader.int("the quantity")
+            let account = try reader.string("the account")
+            let username = try reader.optionalString("the application username")
+            let flagsStart = reader.offset
+            let flags = try reader.byte("the purchase options")
+            guard flags & ~3 == 0 else {
+                throw JournalReader.Failure(
+                    offset: flagsStart, message: "the purchase options are \(flags), not a combination of 1 and 2")
+            }
+            var options = TestPurchaseOptions(renewsUntilNow: flags & 2 != 0)
+            if flags & 1 != 0 { options.purchaseDate = try reader.date("the purchase date") }
+            options.promotionalOfferID = try reader.optionalString("the promotional offer")
+            options.offerCodeReferenceName = try reader.optionalString("the offer code")
+            command = .operation(
+                .buyProductForTesting(
+                    productID: productID, quantity: quantity, account: account, applicationUsername: username,
+                    options: options))
         case .resolveIssue:
             command = .operation(.resolveIssue(try reader.uint64("the transaction")))
         case .expireSubscription:

@@ -19,10 +19,15 @@ public import StoreModels
 /// reused), and the places that parse it from a feed or from the control API's JSON.
 public enum StoreOperation: Sendable, Equatable {
     /// A purchase made outside the app (another device, the App Store, a web checkout): see
-    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:)``.
+    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:options:)``.
     case buyProduct(
         productID: String, quantity: Int = 1, account: String = SimulatedStore.defaultAccount,
         applicationUsername: String? = nil)
+    /// A purchase made outside the app with StoreKit Test's purchase options (a date in the past, an offer):
+    /// ``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:options:)``.
+    case buyProductForTesting(
+        productID: String, quantity: Int = 1, account: String = SimulatedStore.defaultAccount,
+        applicationUsername: String? = nil, options: TestPurchaseOptions)
     /// Approves a pending Ask to Buy request: ``SimulatedStore/approveAskToBuy(_:)``.
     case approveAskToBuy(UInt64)
     /// Declines a pending Ask to Buy request: ``SimulatedStore/declineAskToBuy(_:)``.

@@ -21,6 +21,17 @@ extension StoreState {
             subscriptions[slot: slot] = nil
             return
         }
+        processDue(&subscription, at: due, into: &outcome)
+        subscriptions[slot: slot] = subscription
+    }
+
+    /// Handles a subscription's next event, due at `due`, as ``processDue(slot:at:into:)`` does; the caller writes
+    /// the subscription back.
+    mutating func processDue(
+        _ subscription: inout SubscriptionState,
+        at due: Date,
+        into outcome: inout SubscriptionOutcome
+    ) {
         let deviceIDs = devices.ids(of: subscription.account)
         switch subscription.phase {
         case .active:
@@ -39,7 +50,6 @@ extension StoreState {
         case .expired:
             break
         }
-        subscriptions[slot: slot] = subscription
     }
 
     /// The period ended: the subscription renews, fails to renew with a billing issue, or expires.

@@ -106,7 +106,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         let offer: ProductOffer?
         if let identifier = record.promotionalOfferID {
             offer = product?.subscription?.offer(identifier: identifier)
-            payload.offerType = offer?.kind == .winBack ? .winBack : .promotional
+            payload.offerType = offer.map { Self.offerType($0.kind) } ?? .promotional
             payload.offerIdentifier = identifier
         } else if record.isTrialPeriod || record.isInIntroOfferPeriod {
             payload.offerType = .introductory
@@ -119,6 +119,16 @@ public struct SignedPayloadMapping: Sendable, Hashable {
             payload.offerPeriod = Self.duration(of: offer)
         } else if record.isTrialPeriod {
             payload.offerDiscountType = .freeTrial
+        }
+    }
+
+    /// The `offerType` of an offer's kind: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    private static func offerType(_ kind: ProductOffer.Kind) -> JWSTransaction.OfferType {
+        switch kind {
+        case .introductory: .introductory
+        case .promotional: .promotional
+        case .offerCode: .code
+        case .winBack: .winBack
         }
     }
 
@@ -158,12 +168,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         let renewalProduct = catalog.product(subscription.renewalProductID)
         var renewalPrice = renewalProduct?.price
         if let offer = subscription.offer, subscription.offerPeriodsLeft > 0 {
-            payload.offerType =
-                switch offer.kind {
-                case .introductory: .introductory
-                case .promotional: .promotional
-                case .winBack: .winBack
-                }
+            payload.offerType = Self.offerType(offer.kind)
             payload.offerIdentifier = offer.kind == .introductory ? nil : offer.identifier
             payload.offerDiscountType = Self.discountType(offer.paymentMode)
             payload.offerPeriod = Self.duration(of: offer)
