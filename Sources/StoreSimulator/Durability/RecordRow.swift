@@ -10,8 +10,13 @@ import StoreModels
 /// byte of flags (``Flag``), `promotionalOfferID`, `applicationUsername` (optional strings), `failure` (optional:
 /// code as i64, message), `deviceID` (optional string), `isRenewal` (optional bool, a byte 0 or 1; a row that ends
 /// before it leaves it unknown), `sharedFromID` (optional u64; a row that ends before it is the account's own
-/// purchase). An optional is a presence byte (0 or 1) and the value.
+/// purchase), then, for a record with a billing plan only, the billing plan (a byte: ``billingPlans``) and its
+/// commitment (optional: billing period number and total as i64, expiration date); a row that ends before them has no
+/// billing plan. An optional is a presence byte (0 or 1) and the value.
 enum RecordRow {
+    /// The billing plans by their byte; never reordered.
+    static let billingPlans: [BillingPlan.Kind] = [.upFront, .monthly]
+
     /// The product types by their byte; never reordered.
     static let productTypes: [ProductType] = [
         .consumable, .nonConsumable, .nonRenewingSubscription, .autoRenewableSubscription,
@@ -67,10 +72,15 @@ enum RecordRow {
         }
         writer.optionalString(record.deviceID)
         optional(record.isRenewal, into: &writer) { $1.byte($0 ? 1 : 0) }
-        // Rows of the account's own purchases end here, as before Family Sharing.
-        if let source = record.sharedFromID {
-            writer.byte(1)
-            writer.uint64(source)
+        // Rows of the account's own purchases without a billing plan end here, as before Family Sharing.
+        guard record.sharedFromID != nil || record.billingPlan != nil else { return }
+        optional(record.sharedFromID, into: &writer) { $1.uint64($0) }
+        guard let plan = record.billingPlan else { return }
+        writer.byte(UInt8(billingPlans.firstIndex(of: plan)!))
+        optional(record.commitment, into: &writer) { commitment, writer in
+            writer.int(commitment.billingPeriodNumber)
+            writer.int(commitment.totalBillingPeriods)
+            writer.date(commitment.expirationDate)
         }
     }
 
@@ -150,6 +160,20 @@ enum RecordRow {
         }
         if !reader.isAtEnd, try reader.bool("the presence of the shared transaction") {
             record.sharedFromID = try reader.uint64("the shared transaction")
+        }
+        if !reader.isAtEnd {
+            let planStart = reader.offset
+            let planByte = Int(try reader.byte("the billing plan"))
+            guard planByte < billingPlans.count else {
+                throw JournalReader.Failure(offset: planStart, message: "unknown billing plan \(planByte)")
+            }
+            record.billingPlan = billingPlans[planByte]
+            if try reader.bool("the presence of the commitment") {
+                record.commitment = BillingCommitment(
+                    billingPeriodNumber: try reader.int("the commitment's billing period"),
+                    totalBillingPeriods: try reader.int("the commitment's billing periods"),
+                    expirationDate: try reader.date("the commitment's expiration date"))
+            }
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the record")
