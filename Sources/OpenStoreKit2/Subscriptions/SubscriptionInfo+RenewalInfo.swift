@@ -82,6 +82,12 @@ extension Product.SubscriptionInfo {
         public let deviceVerificationNonce: UUID
         /// When the App Store signed it.
         public let signedDate: Date
+        /// For a subscription billed monthly, what happens when its commitment ends (iOS 26.4;
+        /// docs/decisions.md 100).
+        public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
+        /// The renewal of an Advanced Commerce API subscription (iOS 18.4): always `nil`, the store sells no Advanced
+        /// Commerce SKUs (docs/decisions.md 101).
+        public let advancedCommerceInfo: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo? = nil
         /// The JWS it was decoded from.
         public let signed: SignedJWS
 
@@ -115,6 +121,7 @@ extension Product.SubscriptionInfo {
             deviceVerification = Data()
             deviceVerificationNonce = UUID(uuid: UUID.null)
             signedDate = payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
+            commitmentInfo = CommitmentInfo(payload.commitmentInfo)
             self.signed = signed
         }
 
