@@ -19,7 +19,8 @@ struct JWSCommitmentInfoTests {
         #expect(commitment.commitmentExpiresDate?.date == Date(timeIntervalSince1970: 1_798_761_600))
         let again = try JSONDecoder().decode(JWSTransaction.self, from: JSONEncoder().encode(payload))
         #expect(again == payload)
-        let upFront = try JSONDecoder().decode(JWSTransaction.self, from: Data(#"{"billingPlanType":"BILLED_UPFRONT"}"#.utf8))
+        let upFront = try JSONDecoder().decode(
+            JWSTransaction.self, from: Data(#"{"billingPlanType":"BILLED_UPFRONT"}"#.utf8))
         #expect(upFront.billingPlanType == .billedUpfront && upFront.commitmentInfo == nil)
     }
 

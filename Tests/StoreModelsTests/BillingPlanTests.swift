@@ -12,7 +12,8 @@ struct BillingPlanModelTests {
         #expect(BillingPlan(kind: .monthly, price: 5).totalBillingPeriods == 12)
         #expect(BillingPlan(kind: .upFront, price: 59).totalBillingPeriods == 1)
         let year = SubscriptionPeriod(value: 1, unit: .year)
-        #expect(BillingPlan(kind: .monthly, price: 5).billingPeriod(of: year) == SubscriptionPeriod(value: 1, unit: .month))
+        #expect(
+            BillingPlan(kind: .monthly, price: 5).billingPeriod(of: year) == SubscriptionPeriod(value: 1, unit: .month))
         #expect(BillingPlan(kind: .upFront, price: 59).billingPeriod(of: year) == year)
     }
 

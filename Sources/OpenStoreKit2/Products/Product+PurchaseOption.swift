@@ -91,9 +91,9 @@ extension Product {
             PurchaseOption(.winBackOffer(offer))
         }
 
-        /// Buys the subscription under one of its billing plans (iOS 26.4): one of the ``Product/SubscriptionInfo/
-        /// PricingTerms/billingPlanType`` of its ``Product/SubscriptionInfo/pricingTerms``. A plan the product does
-        /// not offer fails the purchase with ``Product/PurchaseError/productUnavailable`` (docs/decisions.md 100).
+        /// Buys the subscription under one of its billing plans (iOS 26.4): the `billingPlanType` of one of its
+        /// ``Product/SubscriptionInfo/pricingTerms``. A plan the product does not offer fails the purchase with
+        /// ``Product/PurchaseError/productUnavailable`` (docs/decisions.md 100).
         ///
         /// - Parameter billingPlanType: The billing plan.
         public static func billingPlanType(_ billingPlanType: Product.SubscriptionInfo.BillingPlanType)

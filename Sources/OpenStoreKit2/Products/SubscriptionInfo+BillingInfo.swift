@@ -9,11 +9,5 @@ extension Product.SubscriptionInfo {
         public let displayPrice: String
         /// The period between renewals of the subscription (iOS 27.3).
         public let period: Product.SubscriptionInfo.BillingPeriod
-
-        init(price: Decimal, displayPrice: String, period: Product.SubscriptionInfo.BillingPeriod) {
-            self.price = price
-            self.displayPrice = displayPrice
-            self.period = period
-        }
     }
 }

@@ -11,11 +11,5 @@ extension Product.SubscriptionInfo {
         public let displayPrice: String
         /// How long the commitment lasts (iOS 26.4).
         public let period: Product.SubscriptionPeriod
-
-        init(price: Decimal, displayPrice: String, period: Product.SubscriptionPeriod) {
-            self.price = price
-            self.displayPrice = displayPrice
-            self.period = period
-        }
     }
 }

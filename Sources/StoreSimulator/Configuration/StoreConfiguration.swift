@@ -365,7 +365,8 @@ private struct ConfigurationReader {
                         + "\(period), not P1Y")
             }
             if plans.contains(where: { $0.kind == kind }) {
-                throw fail(join(planPath, "billingPlanType"), "a second \(name) billing plan; each kind may be listed once")
+                throw fail(
+                    join(planPath, "billingPlanType"), "a second \(name) billing plan; each kind may be listed once")
             }
             plans.append(BillingPlan(kind: kind, price: price, commitmentPrice: commitment))
         }

@@ -515,7 +515,8 @@ extension JournalReader {
             case 1: billingPlan = .monthly
             case let other:
                 throw Failure(
-                    offset: planStart, message: "the payment's billing plan is \(other), not 0 (up front) or 1 (monthly)")
+                    offset: planStart,
+                    message: "the payment's billing plan is \(other), not 0 (up front) or 1 (monthly)")
             }
         }
         return PaymentRequest(

@@ -31,11 +31,12 @@ extension StoreState {
         return .success(plan)
     }
 
-    /// The plan a subscription's purchase records: the plan asked for, else the up-front plan when the configuration
-    /// names billing plans; `nil` for a subscription whose configuration names none.
+    /// The plan a subscription's purchase records: the plan asked for, else the up-front plan (the first plan listed
+    /// when the configuration has no up-front one); `nil` for a subscription whose configuration names none.
     static func recordedPlan(_ asked: BillingPlan?, of info: SubscriptionInfo) -> BillingPlan.Kind? {
         if let asked { return asked.kind }
-        return info.billingPlans.isEmpty ? nil : .upFront
+        if info.billingPlans.contains(where: { $0.kind == .upFront }) { return .upFront }
+        return info.billingPlans.first?.kind
     }
 
     /// The place in its commitment of a period billed monthly that starts a commitment at `start` (the anchor of its
@@ -50,8 +51,7 @@ extension StoreState {
 
     /// The commitment of the period after `latest` when it renews monthly: the next billing period of the same
     /// commitment, or the first of a new one when `latest` was the last (or had none).
-    static func nextCommitment(after latest: TransactionRecord, anchor: Date, periodsBefore: Int) -> BillingCommitment
-    {
+    static func nextCommitment(after latest: TransactionRecord, anchor: Date, periodsBefore: Int) -> BillingCommitment {
         if var commitment = latest.commitment, commitment.billingPeriodNumber < commitment.totalBillingPeriods {
             commitment.billingPeriodNumber += 1
             return commitment
