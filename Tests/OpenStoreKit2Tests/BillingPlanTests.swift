@@ -68,6 +68,7 @@ struct BillingPlanPurchaseTests {
             let status = try #require(try await annual.subscription?.status.first)
             let renewal = try status.renewalInfo.payloadValue
             #expect(renewal.renewalPrice == Decimal(string: "9.99"))
+            #expect(renewal.renewalBillingPlanType == .monthly)
             #expect(renewal.advancedCommerceInfo == nil)
             let next = try #require(renewal.commitmentInfo)
             #expect(next.renewalDate == commitment.expirationDate)
@@ -96,6 +97,7 @@ struct BillingPlanPurchaseTests {
             #expect(transaction.offer?.type == .introductory)
             let renewal = try #require(try await product(Self.annual).subscription?.status.first)
             #expect(try renewal.renewalInfo.payloadValue.commitmentInfo == nil)
+            #expect(try renewal.renewalInfo.payloadValue.renewalBillingPlanType == .upFront)
         }
     }
 

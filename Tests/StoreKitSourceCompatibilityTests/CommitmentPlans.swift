@@ -57,6 +57,7 @@ enum CommitmentPlans {
         guard let status = try await product.subscription?.status.first,
             case .verified(let renewalInfo) = status.renewalInfo
         else { return nil }
+        guard renewalInfo.renewalBillingPlanType == .monthly else { return nil }
         return renewalInfo.commitmentInfo?.renewalDate
     }
 

@@ -82,6 +82,9 @@ extension Product.SubscriptionInfo {
         public let deviceVerificationNonce: UUID
         /// When the App Store signed it.
         public let signedDate: Date
+        /// The billing plan of the next renewal, for a subscription whose product offers billing plans (iOS 26.4;
+        /// docs/decisions.md 100).
+        public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
         /// For a subscription billed monthly, what happens when its commitment ends (iOS 26.4;
         /// docs/decisions.md 100).
         public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
@@ -121,6 +124,7 @@ extension Product.SubscriptionInfo {
             deviceVerification = Data()
             deviceVerificationNonce = UUID(uuid: UUID.null)
             signedDate = payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
+            renewalBillingPlanType = payload.renewalBillingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init)
             commitmentInfo = CommitmentInfo(payload.commitmentInfo)
             self.signed = signed
         }
