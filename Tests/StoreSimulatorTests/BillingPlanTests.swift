@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import ReceiptKit
 import StoreModels
 import TestSupport
@@ -240,5 +241,36 @@ struct BillingPlanTests {
         #expect(store.transactions().last?.commitment?.billingPeriodNumber == 2)
         #expect(store.unfinishedTransactions(deviceID: "phone").first { $0.id == id }?.payment.billingPlan == .monthly)
         #expect(store.catalog.product(Self.annual)?.subscription?.billingPlans.count == 2)
+    }
+
+    @Test("A compacted state file keeps a commitment in the record's row, and refuses one out of its range")
+    func compactedRows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        var store = try SimulatedStore(statePath: path, configuration: try Self.configuration(), lane: .manual)
+        let id = try #require(
+            Self.pay(PaymentRequest(productID: Self.annual, billingPlan: .monthly), in: store)?.recordID)
+        try store.compact()
+        let before = store.transactions()
+        try store.close()
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(store.transactions() == before)
+        #expect(store.transaction(id)?.commitment?.billingPeriodNumber == 1)
+        try store.close()
+        var record = try #require(before.first { $0.id == id })
+        record.commitment?.billingPeriodNumber = 13
+        var writer = JournalWriter()
+        RecordRow.encode(record, into: &writer)
+        try Self.rewrite(writer.bytes, key: RecordRow.key(id), at: path)
+        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
+        #expect(error?.detail.contains("commitment billingPeriodNumber") == true, "\(error?.detail ?? "")")
+        #expect(error?.detail.contains("13 is outside 1...12") == true, "\(error?.detail ?? "")")
+    }
+
+    /// Puts a row in the records table of the closed state file at `path`, and closes it again.
+    static func rewrite(_ bytes: [UInt8], key: String, at path: String) throws {
+        let database = try LedgerDatabase(path: path)
+        try database.write { txn in try txn.put(bytes, forKey: key, in: StoreTables.Table.records.rawValue) }
     }
 }

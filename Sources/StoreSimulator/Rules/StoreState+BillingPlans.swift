@@ -46,7 +46,7 @@ extension StoreState {
         let month = SubscriptionPeriod(value: 1, unit: .month)
         return BillingCommitment(
             billingPeriodNumber: 1, totalBillingPeriods: total,
-            expirationDate: month.advance(start, by: periodsBefore + total))
+            expirationDate: month.advance(start, by: periodsBefore > Int.max - total ? Int.max : periodsBefore + total))
     }
 
     /// The commitment of the period after `latest` when it renews monthly: the next billing period of the same
