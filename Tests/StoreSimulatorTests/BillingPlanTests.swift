@@ -184,6 +184,9 @@ struct BillingPlanTests {
         #expect(commitment.commitmentRenewalBillingPlanType == .monthly)
         #expect(commitment.commitmentAutoRenewProductId == Self.annual)
         #expect(commitment.commitmentAutoRenewStatus == .on)
+        try store.expireSubscription(productID: Self.annual)
+        let expired = try store.signedRenewalInfoValue(groupID: Self.group).payload
+        #expect(expired.commitmentInfo == nil, "no commitment runs once the subscription expired")
     }
 
     @Test("Without a plan, a subscription with billing plans is billed up front, with its introductory offer")

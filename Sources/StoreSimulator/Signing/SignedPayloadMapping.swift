@@ -211,7 +211,8 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         if payload.offerType == nil, payload.renewalPrice != nil {
             payload.renewalPrice = Self.milliUnits(plan.price)
         }
-        guard let monthly, let commitment = latest.commitment else { return }
+        // Apple sends the commitment's renewal only while the subscription is in a commitment.
+        guard let monthly, let commitment = latest.commitment, subscription.phase != .expired else { return }
         var next = JWSRenewalCommitmentInfo()
         next.commitmentAutoRenewProductId = subscription.renewalProductID
         next.commitmentAutoRenewStatus = subscription.autoRenew ? .on : .off
