@@ -390,7 +390,7 @@ extension StoreState {
                 mirrorShares(of: running.latestRecordID)
                 replaced = running.productID
             }
-            // A monthly plan bills a month at a time with a commitment, and applies no offer (decision 100).
+            // A monthly plan bills a month at a time with a commitment, and applies no offer (decision 109).
             let plan = Self.recordedPlan(
                 request.billingPlan.flatMap { info.plan($0, price: product.price) }, of: info)
             let monthly = plan == .monthly

@@ -163,7 +163,7 @@ extension StoreState {
             subscription.offerPeriodsLeft = 0
         }
         // A subscription billed monthly renews a month at a time while the product it renews to offers the plan
-        // (decision 100).
+        // (decision 109).
         let monthly =
             latest.billingPlan == .monthly && offer == nil && info.plan(.monthly, price: product.price) != nil
         let billingPeriod = monthly ? SubscriptionPeriod(value: 1, unit: .month) : info.period

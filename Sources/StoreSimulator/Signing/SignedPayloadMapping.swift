@@ -88,7 +88,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         return payload
     }
 
-    /// The billing plan and, for a period billed monthly, its commitment (decision 100).
+    /// The billing plan and, for a period billed monthly, its commitment (decision 109).
     private func applyBillingPlan(
         of record: TransactionRecord, product: ProductDefinition?, to payload: inout JWSTransaction
     ) {
@@ -196,7 +196,7 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         return payload
     }
 
-    /// The next renewal's billing plan and price and, while a commitment runs, what happens at its end (decision 100):
+    /// The next renewal's billing plan and price and, while a commitment runs, what happens at its end (decision 109):
     /// a subscription billed monthly renews monthly while the product it renews to offers the plan.
     private func applyBillingPlan(
         of subscription: SubscriptionState, latest: TransactionRecord?, to payload: inout JWSRenewalInfo
