@@ -18,7 +18,7 @@ extension Product.PurchaseOption {
     /// auto-renewable subscription, for ``SKTestSession/buyProduct(identifier:options:)``.
     ///
     /// The date is in the past or now: a date in the future, or one within the account's subscription of the group,
-    /// makes `buyProduct` throw `SKTestError` `invalidAction` (docs/decisions.md 100). `Product.purchase(options:)`
+    /// makes `buyProduct` throw `SKTestError` `invalidAction` (docs/decisions.md 107). `Product.purchase(options:)`
     /// ignores the option, as Apple documents it for `buyProduct` only.
     ///
     /// - Parameters:

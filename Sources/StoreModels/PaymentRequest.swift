@@ -17,6 +17,9 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
     /// A signed JWS deciding whether the introductory offer applies, if any (StoreKit 2's
     /// `introductoryOfferEligibility(compactJWS:)`).
     public let introductoryOfferEligibilityJWS: String?
+    /// The billing plan the customer chose, if any (StoreKit 2's `billingPlanType(_:)`); `nil` is the subscription's
+    /// first plan (up front when it offers one).
+    public let billingPlan: BillingPlan.Kind?
     /// Whether the payment carries `requestData`, which only entitled apps may use.
     public let hasRequestData: Bool
 
@@ -33,7 +36,8 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         hasRequestData: Bool = false,
         winBackOfferID: String? = nil,
         signedPromotionalOffer: SignedPromotionalOffer? = nil,
-        introductoryOfferEligibilityJWS: String? = nil
+        introductoryOfferEligibilityJWS: String? = nil,
+        billingPlan: BillingPlan.Kind? = nil
     ) {
         self.productID = productID
         self.quantity = quantity
@@ -44,5 +48,6 @@ public struct PaymentRequest: Sendable, Hashable, Codable {
         self.winBackOfferID = winBackOfferID
         self.signedPromotionalOffer = signedPromotionalOffer
         self.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
+        self.billingPlan = billingPlan
     }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What makes a product an auto-renewable subscription: its group, level, period and offers.
 public struct SubscriptionInfo: Sendable, Hashable, Codable {
     /// The subscription group's identifier.
@@ -15,6 +17,9 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
     /// The offers of offer codes, identified by reference name, as listed in the configuration (empty in catalogs
     /// stored before the store had them).
     public let offerCodes: [ProductOffer]
+    /// The billing plans a customer may choose, as listed in the configuration; empty when the configuration names
+    /// none, and then the subscription is billed up front at the product's price (``plans(price:)``).
+    public let billingPlans: [BillingPlan]
 
     /// Creates subscription information.
     public init(
@@ -24,7 +29,8 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         introductoryOffer: ProductOffer? = nil,
         promotionalOffers: [ProductOffer] = [],
         winBackOffers: [ProductOffer] = [],
-        offerCodes: [ProductOffer] = []
+        offerCodes: [ProductOffer] = [],
+        billingPlans: [BillingPlan] = []
     ) {
         self.groupID = groupID
         self.groupLevel = groupLevel
@@ -33,6 +39,7 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         self.promotionalOffers = promotionalOffers
         self.winBackOffers = winBackOffers
         self.offerCodes = offerCodes
+        self.billingPlans = billingPlans
     }
 
     /// Decodes subscription information; a catalog stored before the store had win-back offers or offer codes has
@@ -46,6 +53,18 @@ public struct SubscriptionInfo: Sendable, Hashable, Codable {
         promotionalOffers = try container.decode([ProductOffer].self, forKey: .promotionalOffers)
         winBackOffers = try container.decodeIfPresent([ProductOffer].self, forKey: .winBackOffers) ?? []
         offerCodes = try container.decodeIfPresent([ProductOffer].self, forKey: .offerCodes) ?? []
+        billingPlans = try container.decodeIfPresent([BillingPlan].self, forKey: .billingPlans) ?? []
+    }
+
+    /// The billing plans a customer may choose for a product of price `price`: the configured ones, or one up-front
+    /// plan at that price when the configuration names none.
+    public func plans(price: Decimal) -> [BillingPlan] {
+        billingPlans.isEmpty ? [BillingPlan(kind: .upFront, price: price)] : billingPlans
+    }
+
+    /// The plan of kind `kind` a customer may choose for a product of price `price`, if the subscription offers it.
+    public func plan(_ kind: BillingPlan.Kind, price: Decimal) -> BillingPlan? {
+        plans(price: price).first { $0.kind == kind }
     }
 
     /// The promotional offer with the given identifier.

@@ -70,6 +70,11 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// For a transaction a family member has through Family Sharing, the purchaser's transaction it shares (the same
     /// product and purchase date, in the purchaser's account); `nil` for the account's own purchases.
     public var sharedFromID: UInt64?
+    /// The billing plan the subscription period was bought or renewed under; `nil` for other products and for
+    /// subscriptions whose configuration names no billing plans (and in state files written before billing plans).
+    public var billingPlan: BillingPlan.Kind?
+    /// For a period billed monthly, its place in the commitment; `nil` otherwise.
+    public var commitment: BillingCommitment?
 
     /// Creates a record.
     public init(

@@ -334,6 +334,7 @@ final class StoreKitClient: Sendable {
         var winBackOfferID: String?
         var signed: SignedPromotionalOffer?
         var eligibilityJWS: String?
+        var billingPlan: BillingPlan.Kind?
         for option in options {
             switch option.kind {
             case .quantity(let value): quantity = value
@@ -346,6 +347,10 @@ final class StoreKitClient: Sendable {
             case .signedPromotionalOffer(let offerID, let compactJWS):
                 signed = SignedPromotionalOffer(offerID: offerID, compactJWS: compactJWS)
             case .introductoryOfferEligibility(let compactJWS): eligibilityJWS = compactJWS
+            case .billingPlanType(let type):
+                // A plan type the store does not know is one no product offers.
+                guard let kind = type.kind else { throw Product.PurchaseError.productUnavailable }
+                billingPlan = kind
             case .simulatesAskToBuy(let value): askToBuy = value
             // StoreKit Test's options apply to `SKTestSession.buyProduct(identifier:options:)` only.
             case .custom, .onStorefrontChange, .testing: break
@@ -359,7 +364,7 @@ final class StoreKitClient: Sendable {
         return PaymentRequest(
             productID: product.id, quantity: quantity, applicationUsername: token?.uuidString.lowercased(),
             simulatesAskToBuy: askToBuy, discount: discount, winBackOfferID: winBackOfferID,
-            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS)
+            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS, billingPlan: billingPlan)
     }
 
     /// The StoreKit 2 error of a failed purchase.

@@ -15,6 +15,7 @@ extension Product {
             case signedPromotionalOffer(offerID: String, compactJWS: String)
             case introductoryOfferEligibility(compactJWS: String)
             case testing(TestPurchaseOptions)
+            case billingPlanType(Product.SubscriptionInfo.BillingPlanType)
         }
 
         let kind: Kind
@@ -90,6 +91,17 @@ extension Product {
         /// - Parameter offer: The win-back offer.
         public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption {
             PurchaseOption(.winBackOffer(offer))
+        }
+
+        /// Buys the subscription under one of its billing plans (iOS 26.4): the `billingPlanType` of one of its
+        /// ``Product/SubscriptionInfo/pricingTerms``. A plan the product does not offer fails the purchase with
+        /// ``Product/PurchaseError/productUnavailable`` (docs/decisions.md 109).
+        ///
+        /// - Parameter billingPlanType: The billing plan.
+        public static func billingPlanType(_ billingPlanType: Product.SubscriptionInfo.BillingPlanType)
+            -> PurchaseOption
+        {
+            PurchaseOption(.billingPlanType(billingPlanType))
         }
 
         /// Decides whether the purchase goes on when the device's App Store storefront changes while it is in

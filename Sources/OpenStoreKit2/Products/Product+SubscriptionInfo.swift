@@ -11,6 +11,8 @@ extension Product {
         /// The win-back offers of the subscription, whether or not the customer may redeem them (iOS 18): the
         /// renewal info's ``RenewalInfo/eligibleWinBackOfferIDs`` says which the customer may.
         public let winBackOffers: [Product.SubscriptionOffer]
+        /// The ways to pay for the subscription, one per billing plan it offers (iOS 26.4; docs/decisions.md 109).
+        public let pricingTerms: [Product.SubscriptionInfo.PricingTerms]
         /// The subscription group's identifier.
         public let subscriptionGroupID: String
         /// The length of one period.
@@ -19,7 +21,10 @@ extension Product {
         public let groupLevel: Int
         let client: StoreKitClient
 
-        init(_ info: StoreModels.SubscriptionInfo, currencyCode: String, locale: Locale, client: StoreKitClient) {
+        init(
+            _ info: StoreModels.SubscriptionInfo, price: Decimal, currencyCode: String, locale: Locale,
+            client: StoreKitClient
+        ) {
             introductoryOffer = info.introductoryOffer.map {
                 SubscriptionOffer($0, currencyCode: currencyCode, locale: locale)
             }
@@ -31,6 +36,11 @@ extension Product {
             }
             subscriptionGroupID = info.groupID
             subscriptionPeriod = SubscriptionPeriod(info.period)
+            let offers = [introductoryOffer].compactMap { $0 } + promotionalOffers + winBackOffers
+            pricingTerms = info.plans(price: price).map { [subscriptionPeriod] plan in
+                PricingTerms(
+                    plan, period: subscriptionPeriod, offers: offers, currencyCode: currencyCode, locale: locale)
+            }
             groupLevel = info.groupLevel
             self.client = client
         }
@@ -69,7 +79,7 @@ extension Product {
         /// Two infos are equal when they describe the same subscription.
         public static func == (lhs: SubscriptionInfo, rhs: SubscriptionInfo) -> Bool {
             lhs.introductoryOffer == rhs.introductoryOffer && lhs.promotionalOffers == rhs.promotionalOffers
-                && lhs.winBackOffers == rhs.winBackOffers
+                && lhs.winBackOffers == rhs.winBackOffers && lhs.pricingTerms == rhs.pricingTerms
                 && lhs.subscriptionGroupID == rhs.subscriptionGroupID
                 && lhs.subscriptionPeriod == rhs.subscriptionPeriod && lhs.groupLevel == rhs.groupLevel
         }

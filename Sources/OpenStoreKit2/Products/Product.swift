@@ -44,7 +44,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         displayPrice = Product.format(definition.price, currencyCode: code, locale: priceLocale)
         isFamilyShareable = definition.isFamilyShareable
         subscription = definition.subscription.map {
-            SubscriptionInfo($0, currencyCode: code, locale: priceLocale, client: client)
+            SubscriptionInfo($0, price: definition.price, currencyCode: code, locale: priceLocale, client: client)
         }
         self.client = client
     }

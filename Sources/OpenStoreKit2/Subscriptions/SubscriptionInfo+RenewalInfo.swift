@@ -82,6 +82,15 @@ extension Product.SubscriptionInfo {
         public let deviceVerificationNonce: UUID
         /// When the App Store signed it.
         public let signedDate: Date
+        /// The billing plan of the next renewal, for a subscription whose product offers billing plans (iOS 26.4;
+        /// docs/decisions.md 109).
+        public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
+        /// For a subscription billed monthly, what happens when its commitment ends (iOS 26.4;
+        /// docs/decisions.md 109).
+        public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
+        /// The renewal of an Advanced Commerce API subscription (iOS 18.4): always `nil`, the store sells no Advanced
+        /// Commerce SKUs (docs/decisions.md 110).
+        public let advancedCommerceInfo: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo? = nil
         /// The JWS it was decoded from.
         public let signed: SignedJWS
 
@@ -115,6 +124,8 @@ extension Product.SubscriptionInfo {
             deviceVerification = Data()
             deviceVerificationNonce = UUID(uuid: UUID.null)
             signedDate = payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
+            renewalBillingPlanType = payload.renewalBillingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init)
+            commitmentInfo = CommitmentInfo(payload.commitmentInfo)
             self.signed = signed
         }
 

@@ -65,6 +65,13 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
     public let deviceVerification: Data
     /// Its nonce.
     public let deviceVerificationNonce: UUID
+    /// The billing plan of a subscription whose product offers billing plans (iOS 26.4; docs/decisions.md 109).
+    public let billingPlanType: Product.SubscriptionInfo.BillingPlanType?
+    /// For a period billed monthly, its place in the commitment (iOS 26.4).
+    public let commitmentInfo: Transaction.CommitmentInfo?
+    /// What an Advanced Commerce API purchase carries (iOS 18.4): always `nil`, the store sells no Advanced
+    /// Commerce SKUs (docs/decisions.md 110).
+    public let advancedCommerceInfo: Transaction.AdvancedCommerceInfo? = nil
     /// The JWS it was decoded from.
     public let signed: SignedJWS
     /// The device it came from, to finish it there.
@@ -103,6 +110,8 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
         deviceVerificationNonce =
             payload.deviceVerificationNonce.flatMap { UUID(uuidString: $0) } ?? UUID(uuid: UUID.null)
+        billingPlanType = payload.billingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init)
+        commitmentInfo = CommitmentInfo(payload.commitmentInfo)
         self.signed = signed
         self.origin = origin
     }

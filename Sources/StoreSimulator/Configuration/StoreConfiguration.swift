@@ -359,15 +359,55 @@ private struct ConfigurationReader {
             }
             codes.append(offer)
         }
+        let subscriptionPeriod = try period(periodText, at: join(path, "recurringSubscriptionPeriod"))
         return SubscriptionInfo(
             groupID: try optionalString(object, "subscriptionGroupID", at: path) ?? groupID,
             groupLevel: try optionalInt(object, "groupNumber", at: path) ?? 1,
-            period: try period(periodText, at: join(path, "recurringSubscriptionPeriod")),
+            period: subscriptionPeriod,
             introductoryOffer: intro,
             promotionalOffers: promotional,
             winBackOffers: winBack,
-            offerCodes: codes
+            offerCodes: codes,
+            billingPlans: try billingPlans(object, period: subscriptionPeriod, at: path)
         )
+    }
+
+    /// The enabled billing plans of a subscription (format 5's `billingPlans`, docs/decisions.md 109): each with its
+    /// `billingPlanType` (`BILLED_UPFRONT` or `MONTHLY`), `displayPrice` (the price of each billing period) and
+    /// `commitmentDisplayPrice` (the whole commitment's); `isEnabled` false leaves a plan out. A monthly plan needs a
+    /// subscription period of one year, and a subscription has at most one plan of each kind.
+    func billingPlans(_ object: [String: JSONValue], period: SubscriptionPeriod, at path: String)
+        throws(StoreSimulatorError) -> [BillingPlan]
+    {
+        var plans: [BillingPlan] = []
+        for (index, item) in try optionalArray(object, "billingPlans", at: path).enumerated() {
+            let planPath = join(path, "billingPlans[\(index)]")
+            let plan = try self.object(item, at: planPath)
+            let name = try string(plan, "billingPlanType", at: planPath)
+            guard let kind = BillingPlan.Kind(rawValue: name) else {
+                throw fail(
+                    join(planPath, "billingPlanType"),
+                    "unknown billing plan type \"\(name)\"; expected BILLED_UPFRONT or MONTHLY")
+            }
+            let price = try decimal(try string(plan, "displayPrice", at: planPath), at: join(planPath, "displayPrice"))
+            var commitment: Decimal?
+            if let text = try optionalString(plan, "commitmentDisplayPrice", at: planPath) {
+                commitment = try decimal(text, at: join(planPath, "commitmentDisplayPrice"))
+            }
+            guard try optionalBool(plan, "isEnabled", at: planPath) ?? true else { continue }
+            if kind == .monthly, !StoreState.lastSameTime(period, SubscriptionPeriod(value: 1, unit: .year)) {
+                throw fail(
+                    join(planPath, "billingPlanType"),
+                    "a MONTHLY billing plan commits to a year of monthly payments; this subscription's period is "
+                        + "\(period), not P1Y")
+            }
+            if plans.contains(where: { $0.kind == kind }) {
+                throw fail(
+                    join(planPath, "billingPlanType"), "a second \(name) billing plan; each kind may be listed once")
+            }
+            plans.append(BillingPlan(kind: kind, price: price, commitmentPrice: commitment))
+        }
+        return plans
     }
 
     func settings(_ object: [String: JSONValue], at path: String) throws(StoreSimulatorError) -> StoreSettings {

@@ -11,8 +11,13 @@ import StoreModels
 /// code as i64, message), `deviceID` (optional string), `isRenewal` (optional bool, a byte 0 or 1; a row that ends
 /// before it leaves it unknown), `sharedFromID` (optional u64; a row that ends before it is the account's own
 /// purchase), `revocationPercentage` (optional i64, a prorated refund's share; a row that ends before it is not
-/// refunded, or refunded in full). An optional is a presence byte (0 or 1) and the value.
+/// refunded, or refunded in full), then, for a record with a billing plan only, the billing plan (a byte:
+/// ``billingPlans``) and its commitment (optional: billing period number and total as i64, expiration date); a row
+/// that ends before them has no billing plan. An optional is a presence byte (0 or 1) and the value.
 enum RecordRow {
+    /// The billing plans by their byte; never reordered.
+    static let billingPlans: [BillingPlan.Kind] = [.upFront, .monthly]
+
     /// The product types by their byte; never reordered.
     static let productTypes: [ProductType] = [
         .consumable, .nonConsumable, .nonRenewingSubscription, .autoRenewableSubscription,
@@ -68,13 +73,20 @@ enum RecordRow {
         }
         writer.optionalString(record.deviceID)
         optional(record.isRenewal, into: &writer) { $1.byte($0 ? 1 : 0) }
-        // Rows of the account's own purchases end here, as before Family Sharing, unless refunded in part.
-        if record.sharedFromID != nil || record.revocationPercentage != nil {
-            optional(record.sharedFromID, into: &writer) { $1.uint64($0) }
+        // Rows of the account's own purchases end here, as before Family Sharing, unless refunded in part or billed
+        // by a plan; each later field writes the ones before it, present or not.
+        guard record.sharedFromID != nil || record.revocationPercentage != nil || record.billingPlan != nil else {
+            return
         }
-        if let percentage = record.revocationPercentage {
-            writer.byte(1)
-            writer.int(percentage)
+        optional(record.sharedFromID, into: &writer) { $1.uint64($0) }
+        guard record.revocationPercentage != nil || record.billingPlan != nil else { return }
+        optional(record.revocationPercentage, into: &writer) { $1.int($0) }
+        guard let plan = record.billingPlan else { return }
+        writer.byte(UInt8(billingPlans.firstIndex(of: plan)!))
+        optional(record.commitment, into: &writer) { commitment, writer in
+            writer.int(commitment.billingPeriodNumber)
+            writer.int(commitment.totalBillingPeriods)
+            writer.date(commitment.expirationDate)
         }
     }
 
@@ -163,6 +175,20 @@ enum RecordRow {
                     offset: start, message: "the revocation percentage \(percentage) is outside 1...100000")
             }
             record.revocationPercentage = percentage
+        }
+        if !reader.isAtEnd {
+            let planStart = reader.offset
+            let planByte = Int(try reader.byte("the billing plan"))
+            guard planByte < billingPlans.count else {
+                throw JournalReader.Failure(offset: planStart, message: "unknown billing plan \(planByte)")
+            }
+            record.billingPlan = billingPlans[planByte]
+            if try reader.bool("the presence of the commitment") {
+                record.commitment = BillingCommitment(
+                    billingPeriodNumber: try reader.int("the commitment's billing period"),
+                    totalBillingPeriods: try reader.int("the commitment's billing periods"),
+                    expirationDate: try reader.date("the commitment's expiration date"))
+            }
         }
         guard reader.isAtEnd else {
             throw JournalReader.Failure(offset: reader.offset, message: "unexpected bytes after the record")

@@ -111,6 +111,11 @@ extension StoreState {
                     (1...Self.storedCountLimit).contains(offer.numberOfPeriods), table, "configuration",
                     "\(name) numberOfPeriods", "\(offer.numberOfPeriods) is outside 1...\(Self.storedCountLimit)")
             }
+            for plan in info.billingPlans {
+                try Self.require(
+                    plan.price >= 0 && plan.commitmentPrice >= 0, table, "configuration",
+                    "\(field) billing plan \(plan.kind.rawValue)", "a price is negative")
+            }
         }
     }
 
@@ -134,6 +139,17 @@ extension StoreState {
             (record.expirationDate, "expirationDate"), (record.cancellationDate, "cancellationDate"),
         ] {
             try Self.checkDate(date, table, row, field)
+        }
+        if let commitment = record.commitment {
+            try Self.require(
+                (1...Self.storedCountLimit).contains(commitment.totalBillingPeriods), table, row,
+                "commitment totalBillingPeriods",
+                "\(commitment.totalBillingPeriods) is outside 1...\(Self.storedCountLimit)")
+            try Self.require(
+                (1...commitment.totalBillingPeriods).contains(commitment.billingPeriodNumber), table, row,
+                "commitment billingPeriodNumber",
+                "\(commitment.billingPeriodNumber) is outside 1...\(commitment.totalBillingPeriods)")
+            try Self.checkDate(commitment.expirationDate, table, row, "commitment expirationDate")
         }
     }
 

@@ -30,6 +30,9 @@ extension SimulatedStore {
             offer = nil
         }
         if let offer { return offer.paymentMode == .freeTrial ? 0 : offer.price }
+        if let kind = record.billingPlan, let plan = product.subscription?.plan(kind, price: product.price) {
+            return plan.price * Decimal(record.quantity)
+        }
         return product.price * Decimal(record.quantity)
     }
 }

@@ -15,7 +15,7 @@ extension SimulatedStore {
     /// `options` are StoreKit Test's purchase options (`SKTestSession.buyProduct(identifier:options:)`): a purchase
     /// dated in the past, whose subscription renews (or expires) at each instant since as moving the clock would have,
     /// each renewal told to the devices; a promotional offer applied without a signature; an offer code's offer
-    /// (docs/decisions.md 100).
+    /// (docs/decisions.md 107).
     ///
     /// - Returns: the record that grants the purchase.
     /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10; for `options`, as

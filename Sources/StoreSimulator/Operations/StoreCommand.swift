@@ -493,25 +493,29 @@ extension JournalWriter {
         // The offer: 0 none, 1 a promotional offer's discount, 2 a win-back offer, 3 a promotional offer signed as a
         // JWS (files written before win-back offers hold only 0 and 1, before JWS offers 0 to 2); plus 16 when an
         // introductory offer eligibility JWS follows the offer (never in files written before JWS offers).
-        let eligibility: UInt8 = request.introductoryOfferEligibilityJWS == nil ? 0 : 16
+        // Plus 32 when a billing plan (a byte, 0 up front, 1 monthly) follows the rest (never in files written before
+        // billing plans).
+        let extras: UInt8 =
+            (request.introductoryOfferEligibilityJWS == nil ? 0 : 16) + (request.billingPlan == nil ? 0 : 32)
         if let signed = request.signedPromotionalOffer {
-            byte(3 + eligibility)
+            byte(3 + extras)
             string(signed.offerID)
             string(signed.compactJWS)
         } else if let discount = request.discount {
-            byte(1 + eligibility)
+            byte(1 + extras)
             string(discount.offerID)
             string(discount.keyID)
             string(discount.nonce)
             string(discount.signature)
             int64(discount.timestamp)
         } else if let winBackOfferID = request.winBackOfferID {
-            byte(2 + eligibility)
+            byte(2 + extras)
             string(winBackOfferID)
         } else {
-            byte(eligibility)
+            byte(extras)
         }
         if let eligibilityJWS = request.introductoryOfferEligibilityJWS { string(eligibilityJWS) }
+        if let plan = request.billingPlan { byte(plan == .monthly ? 1 : 0) }
     }
 
     fileprivate mutating func optionalInt(_ value: Int?) {
@@ -548,7 +552,7 @@ extension JournalReader {
         var signed: SignedPromotionalOffer?
         let offerStart = offset
         let kind = try byte("the kind of the payment's offer")
-        switch kind & ~16 {
+        switch kind & ~(16 | 32) {
         case 0:
             break
         case 1:
@@ -565,13 +569,25 @@ extension JournalReader {
             throw Failure(
                 offset: offerStart,
                 message: "the kind of the payment's offer is \(kind), not 0 (none), 1 (discount), 2 (win-back) or 3 "
-                    + "(signed offer), plus 16 with an introductory offer eligibility JWS")
+                    + "(signed offer), plus 16 with an introductory offer eligibility JWS, plus 32 with a billing plan")
         }
         let eligibilityJWS = kind & 16 == 0 ? nil : try string("the introductory offer eligibility JWS")
+        var billingPlan: BillingPlan.Kind?
+        if kind & 32 != 0 {
+            let planStart = offset
+            switch try byte("the payment's billing plan") {
+            case 0: billingPlan = .upFront
+            case 1: billingPlan = .monthly
+            case let other:
+                throw Failure(
+                    offset: planStart,
+                    message: "the payment's billing plan is \(other), not 0 (up front) or 1 (monthly)")
+            }
+        }
         return PaymentRequest(
             productID: productID, quantity: quantity, applicationUsername: username, simulatesAskToBuy: askToBuy,
             discount: discount, hasRequestData: requestData, winBackOfferID: winBackOfferID,
-            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS)
+            signedPromotionalOffer: signed, introductoryOfferEligibilityJWS: eligibilityJWS, billingPlan: billingPlan)
     }
 
     fileprivate mutating func consumptionInformation() throws(Failure) -> ConsumptionInformation {

@@ -124,6 +124,7 @@ extension StoreState {
             transaction.failure = failure
         }
         if let failure = settings.simulatedErrors[.purchase] { return fail(failure) }
+        if case .failure(let failure) = Self.validateBillingPlan(request, for: product) { return fail(failure) }
         var offer: ProductOffer?
         if let discount = request.discount {
             switch validate(
@@ -389,16 +390,26 @@ extension StoreState {
                 mirrorShares(of: running.latestRecordID)
                 replaced = running.productID
             }
+            // A monthly plan bills a month at a time with a commitment, and applies no offer (decision 109).
+            let plan = Self.recordedPlan(
+                request.billingPlan.flatMap { info.plan($0, price: product.price) }, of: info)
+            let monthly = plan == .monthly
             let introOffer =
-                promotional == nil
+                !monthly && promotional == nil
                     && (introductoryOfferAllowed
                         ?? isEligibleForIntroductoryOffer(account: account, groupID: info.groupID))
                 ? info.introductoryOffer : nil
-            let offer = promotional ?? introOffer
+            let offer = monthly ? nil : promotional ?? introOffer
             let previous = subscriptions[key]
             record.originalID = previous?.originalID ?? recordID
             record.originalPurchaseDate = previous.flatMap { records[$0.originalID]?.purchaseDate } ?? now
-            record.expirationDate = (offer?.period ?? info.period).advance(now)
+            record.billingPlan = plan
+            if monthly {
+                record.expirationDate = SubscriptionPeriod(value: 1, unit: .month).advance(now)
+                record.commitment = Self.newCommitment(anchor: now, periodsBefore: 0)
+            } else {
+                record.expirationDate = (offer?.period ?? info.period).advance(now)
+            }
             record.webOrderLineItemID = allocateWebOrderLineItemID()
             record.isTrialPeriod = offer?.paymentMode == .freeTrial
             record.isInIntroOfferPeriod =

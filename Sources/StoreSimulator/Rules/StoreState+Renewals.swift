@@ -172,6 +172,11 @@ extension StoreState {
             subscription.offer = nil
             subscription.offerPeriodsLeft = 0
         }
+        // A subscription billed monthly renews a month at a time while the product it renews to offers the plan
+        // (decision 109).
+        let monthly =
+            latest.billingPlan == .monthly && offer == nil && info.plan(.monthly, price: product.price) != nil
+        let billingPeriod = monthly ? SubscriptionPeriod(value: 1, unit: .month) : info.period
         var expiration: Date
         if let offer {
             expiration = offer.period.advance(periodStart)
@@ -181,15 +186,17 @@ extension StoreState {
                 let regular =
                     !restartsPeriods && !changesProduct && !latest.isTrialPeriod && !latest.isInIntroOfferPeriod
                     && latest.promotionalOfferID == nil && latest.expirationDate == periodStart
-                    && info.period.advance(latest.purchaseDate) == periodStart
+                    && billingPeriod.advance(latest.purchaseDate) == periodStart
                 subscription.periodAnchor = regular ? latest.purchaseDate : periodStart
                 subscription.periodsSinceAnchor = regular ? 1 : 0
             }
             subscription.periodsSinceAnchor = Self.incremented(subscription.periodsSinceAnchor)
-            expiration = info.period.advance(
+            expiration = billingPeriod.advance(
                 subscription.periodAnchor ?? periodStart, by: subscription.periodsSinceAnchor)
         }
-        if expiration <= periodStart { expiration = periodStart.addingTimeInterval(info.period.approximateSeconds) }
+        if expiration <= periodStart {
+            expiration = periodStart.addingTimeInterval(billingPeriod.approximateSeconds)
+        }
 
         var record = TransactionRecord(
             id: allocateTransactionID(),
@@ -210,6 +217,14 @@ extension StoreState {
             autoRenewEnabled: true
         )
         record.isRenewal = true
+        if monthly {
+            record.billingPlan = .monthly
+            record.commitment = Self.nextCommitment(
+                after: latest, anchor: subscription.periodAnchor ?? periodStart,
+                periodsBefore: max(0, subscription.periodsSinceAnchor - 1))
+        } else {
+            record.billingPlan = info.billingPlans.isEmpty ? nil : .upFront
+        }
         if latest.hasPurchaseIssue || latest.isPendingPriceIncreaseConsent {
             records[latest.id]?.hasPurchaseIssue = false
             records[latest.id]?.isPendingPriceIncreaseConsent = false
@@ -321,8 +336,11 @@ extension StoreState {
             }
             var shortest = Double.infinity
             for id in [subscription.productID, subscription.renewalProductID] {
-                if let period = configuration.catalog.product(id)?.subscription?.period {
-                    shortest = min(shortest, Self.shortestSeconds(of: period))
+                if let info = configuration.catalog.product(id)?.subscription {
+                    shortest = min(shortest, Self.shortestSeconds(of: info.period))
+                    if info.billingPlans.contains(where: { $0.kind == .monthly }) {
+                        shortest = min(shortest, Self.shortestSeconds(of: SubscriptionPeriod(value: 1, unit: .month)))
+                    }
                 }
             }
             if let offer = subscription.offer { shortest = min(shortest, Self.shortestSeconds(of: offer.period)) }

@@ -5,7 +5,7 @@ extension StoreState {
     /// The offer StoreKit Test's options apply to a purchase made outside the app: a promotional offer of the product
     /// by identifier, applied without a signature to a customer who subscribed in the group before (as a signed one
     /// is), or an offer code's offer by reference name, for the customers its `eligibility` lists (new to the group,
-    /// subscribed now, or lapsed; docs/decisions.md 100).
+    /// subscribed now, or lapsed; docs/decisions.md 107).
     ///
     /// - Throws: `invalidProductType` for an offer of a product that is not an auto-renewable subscription,
     ///   `invalidAction` for two offers, an offer the product lacks, or a customer a promotional offer is not for.

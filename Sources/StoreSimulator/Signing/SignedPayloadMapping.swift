@@ -89,7 +89,25 @@ public struct SignedPayloadMapping: Sendable, Hashable {
             payload.currency = currency
         }
         payload.appTransactionId = Self.appTransactionID(account: record.account)
+        applyBillingPlan(of: record, product: product, to: &payload)
         return payload
+    }
+
+    /// The billing plan and, for a period billed monthly, its commitment (decision 109).
+    private func applyBillingPlan(
+        of record: TransactionRecord, product: ProductDefinition?, to payload: inout JWSTransaction
+    ) {
+        guard let kind = record.billingPlan else { return }
+        payload.billingPlanType = JWSBillingPlanType(rawValue: kind.rawValue)
+        guard let commitment = record.commitment else { return }
+        var info = JWSTransactionCommitmentInfo()
+        info.billingPeriodNumber = Int32(clamping: commitment.billingPeriodNumber)
+        info.totalBillingPeriods = Int32(clamping: commitment.totalBillingPeriods)
+        info.commitmentExpiresDate = JWSDate(commitment.expirationDate)
+        if let product, let plan = product.subscription?.plan(kind, price: product.price) {
+            info.commitmentPrice = Self.milliUnits(plan.commitmentPrice * Decimal(record.quantity))
+        }
+        payload.commitmentInfo = info
     }
 
     /// Whether a record is a renewal: a period the store renewed by itself (`TransactionRecord.isRenewal`).
@@ -184,7 +202,34 @@ public struct SignedPayloadMapping: Sendable, Hashable {
         payload.appAccountToken = Self.appAccountToken(latest?.applicationUsername)
         payload.appTransactionId = Self.appTransactionID(account: subscription.account)
         payload.eligibleWinBackOfferIds = eligibleWinBackOfferIDs.isEmpty ? nil : eligibleWinBackOfferIDs
+        applyBillingPlan(of: subscription, latest: latest, to: &payload)
         return payload
+    }
+
+    /// The next renewal's billing plan and price and, while a commitment runs, what happens at its end (decision 109):
+    /// a subscription billed monthly renews monthly while the product it renews to offers the plan.
+    private func applyBillingPlan(
+        of subscription: SubscriptionState, latest: TransactionRecord?, to payload: inout JWSRenewalInfo
+    ) {
+        guard let latest, latest.billingPlan != nil,
+            let product = catalog.product(subscription.renewalProductID), let info = product.subscription
+        else { return }
+        let monthly = latest.billingPlan == .monthly ? info.plan(.monthly, price: product.price) : nil
+        let plan = monthly ?? info.plan(.upFront, price: product.price)
+        guard let plan else { return }
+        payload.renewalBillingPlanType = JWSBillingPlanType(rawValue: plan.kind.rawValue)
+        if payload.offerType == nil, payload.renewalPrice != nil {
+            payload.renewalPrice = Self.milliUnits(plan.price)
+        }
+        // Apple sends the commitment's renewal only while the subscription is in a commitment.
+        guard let monthly, let commitment = latest.commitment, subscription.phase != .expired else { return }
+        var next = JWSRenewalCommitmentInfo()
+        next.commitmentAutoRenewProductId = subscription.renewalProductID
+        next.commitmentAutoRenewStatus = subscription.autoRenew ? .on : .off
+        next.commitmentRenewalBillingPlanType = .monthly
+        next.commitmentRenewalDate = JWSDate(commitment.expirationDate)
+        next.commitmentRenewalPrice = Self.milliUnits(monthly.commitmentPrice)
+        payload.commitmentInfo = next
     }
 
     private static func expirationIntent(_ subscription: SubscriptionState, latest: TransactionRecord?)

@@ -48,6 +48,10 @@ public struct JWSRenewalInfo: Codable, Hashable, Sendable {
     public var appAccountToken: String?
     /// The app transaction's identifier.
     public var appTransactionId: String?
+    /// The billing plan of the next renewal: `BILLED_UPFRONT` or `MONTHLY` (App Store Server API 1.21).
+    public var renewalBillingPlanType: JWSBillingPlanType?
+    /// For a subscription billed monthly, what happens when its commitment ends (App Store Server API 1.21).
+    public var commitmentInfo: JWSRenewalCommitmentInfo?
 
     /// Creates a payload with every field absent; set the ones to sign.
     public init() {}

@@ -71,6 +71,10 @@ public struct JWSTransaction: Codable, Hashable, Sendable {
     public var deviceVerification: String?
     /// The nonce of the device verification value, a UUID, lowercase.
     public var deviceVerificationNonce: String?
+    /// The subscription's billing plan: `BILLED_UPFRONT` or `MONTHLY` (App Store Server API 1.21).
+    public var billingPlanType: JWSBillingPlanType?
+    /// For a period billed monthly, its place in the commitment (App Store Server API 1.21).
+    public var commitmentInfo: JWSTransactionCommitmentInfo?
 
     /// Creates a payload with every field absent; set the ones to sign.
     public init() {}
