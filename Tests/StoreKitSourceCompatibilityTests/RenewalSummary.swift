@@ -3,17 +3,17 @@ import StoreKit
 /// A summary of a customer's subscription written with the top-level names StoreKit gives its subscription types
 /// (iOS 18.4): `SubscriptionInfo`, `SubscriptionPeriod`, `SubscriptionStatus`, `SubscriptionRenewalInfo` and
 /// `SubscriptionRenewalState`, as code written for iOS 18.4 uses them.
-struct SubscriptionSummary {
+struct RenewalSummary {
     let period: SubscriptionPeriod
     let state: SubscriptionRenewalState
     let willAutoRenew: Bool
 
     /// The summary of the first status of a subscription, or nil when the customer never subscribed.
-    static func load(for subscription: SubscriptionInfo) async throws -> SubscriptionSummary? {
+    static func load(for subscription: SubscriptionInfo) async throws -> RenewalSummary? {
         let statuses: [SubscriptionStatus] = try await subscription.status
         guard let status = statuses.first else { return nil }
         let renewalInfo: SubscriptionRenewalInfo = try status.renewalInfo.payloadValue
-        return SubscriptionSummary(
+        return RenewalSummary(
             period: subscription.subscriptionPeriod, state: status.state, willAutoRenew: renewalInfo.willAutoRenew)
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// The top-level subscription names (iOS 18.4) used as iOS code uses them, over a `.storekit` file written for this
 /// test.
 @Suite("Subscription names of iOS 18.4 as an app uses them", .timeLimit(.minutes(1)))
-struct SubscriptionSummaryTests {
+struct RenewalSummaryTests {
     static let configuration = """
         { "version" : { "major" : 4, "minor" : 0 }, "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
           "subscriptionGroups" : [ { "id" : "G1", "name" : "Plus", "subscriptions" : [ {
@@ -18,21 +18,21 @@ struct SubscriptionSummaryTests {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
         try Data(Self.configuration.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "SubscriptionSummaryTests")))
+        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "RenewalSummaryTests")))
         let session = try SKTestSession(contentsOf: url, store: store)
         session.disableDialogs = true
         try await StoreKitEnvironment.withStore(session.store) {
             let yearly = try #require(try await Product.products(for: ["com.example.plus.yearly"]).first)
             let subscription: SubscriptionInfo = try #require(yearly.subscription)
-            #expect(try await SubscriptionSummary.load(for: subscription) == nil)
+            #expect(try await RenewalSummary.load(for: subscription) == nil)
             try session.buyProduct(productIdentifier: yearly.id)
-            let subscribed = try #require(try await SubscriptionSummary.load(for: subscription))
+            let subscribed = try #require(try await RenewalSummary.load(for: subscription))
             #expect(subscribed.period.unit == .year && subscribed.period.value == 1)
             #expect(subscribed.state == .subscribed)
             #expect(subscribed.isActive)
             #expect(subscribed.willAutoRenew)
             try session.expireSubscription(productIdentifier: yearly.id)
-            let expired = try #require(try await SubscriptionSummary.load(for: subscription))
+            let expired = try #require(try await RenewalSummary.load(for: subscription))
             #expect(expired.state == .expired)
             #expect(!expired.isActive)
         }
