@@ -246,6 +246,30 @@ struct BillingPlanTests {
         #expect(store.catalog.product(Self.annual)?.subscription?.billingPlans.count == 2)
     }
 
+    @Test("A compacted row keeps a prorated refund's share and the billing plan after it, and a share without a plan")
+    func compactedRowWithShareAndPlan() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        var store = try SimulatedStore(statePath: path, configuration: try Self.configuration(), lane: .manual)
+        let monthly = try #require(
+            Self.pay(PaymentRequest(productID: Self.annual, billingPlan: .monthly), in: store)?.recordID)
+        try store.refund(monthly, percentage: 25_000)
+        let upFront = try #require(Self.pay(PaymentRequest(productID: Self.annual), in: store)?.recordID)
+        try store.refund(upFront, percentage: 50_000)
+        try store.compact()
+        let before = store.transactions()
+        try store.close()
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        #expect(store.transactions() == before)
+        #expect(store.transaction(monthly)?.revocationPercentage == 25_000)
+        #expect(store.transaction(monthly)?.billingPlan == .monthly)
+        #expect(store.transaction(monthly)?.commitment?.billingPeriodNumber == 1)
+        #expect(store.transaction(upFront)?.revocationPercentage == 50_000)
+        #expect(store.transaction(upFront)?.commitment == nil)
+        try store.close()
+    }
+
     @Test("A compacted state file keeps a commitment in the record's row, and refuses one out of its range")
     func compactedRows() throws {
         let directory = try TemporaryDirectory()
