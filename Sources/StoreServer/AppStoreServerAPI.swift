@@ -126,11 +126,17 @@
 
         // MARK: Get App Transaction Info
 
+        /// The path names any transaction of the customer, or their app transaction identifier (`appTransactionId`).
         private func appTransactionInfo(_ text: String) throws(APIError) -> HTTPResponse {
-            let record = try record(of: text)
+            let account: String
+            do {
+                account = try record(of: text).account
+            } catch {
+                guard let owner = store.account(ofAppTransactionID: text) else { throw error }
+                account = owner
+            }
             struct Response: Encodable { let signedAppTransactionInfo: String }
-            return APIRequest.json(
-                Response(signedAppTransactionInfo: try signed.appTransaction(account: record.account)))
+            return APIRequest.json(Response(signedAppTransactionInfo: try signed.appTransaction(account: account)))
         }
 
         // MARK: Look Up Order ID

@@ -55,7 +55,14 @@
                     body.integer(
                         "quantity", in: Int64(range.lowerBound)...Int64(range.upperBound),
                         "a whole number from \(range.lowerBound) to \(range.upperBound)") ?? 1)
-                let outcome = try driver.perform(.buyProduct(productID: product, quantity: quantity, account: account))
+                let plan = try body.oneOf("billingPlan", BillingPlan.Kind.allCases.map(\.rawValue))
+                    .flatMap(BillingPlan.Kind.init(rawValue:))
+                let outcome = try driver.perform(
+                    plan == nil
+                        ? .buyProduct(productID: product, quantity: quantity, account: account)
+                        : .buyProductForTesting(
+                            productID: product, quantity: quantity, account: account,
+                            options: TestPurchaseOptions(billingPlan: plan)))
                 guard let record = outcome.transaction else { throw ControlError("the purchase made no transaction") }
                 return Self.ok(["transactionId": String(record.id), "originalTransactionId": String(record.originalID)])
             case ("POST", 1) where route[0] == "family":

@@ -40,6 +40,17 @@
             return text
         }
 
+        /// A string field that must be one of `values`; nil when absent. Any other value is refused, naming the field
+        /// and the values it takes.
+        func oneOf(_ name: String, _ values: [String]) throws(ControlError) -> String? {
+            guard has(name), let value = fields[name] else { return nil }
+            guard case .string(let text) = value, values.contains(text) else {
+                let list = values.map { "\"\($0)\"" }.joined(separator: " or ")
+                throw ControlError("\(name) must be \(list), not \(value.described)")
+            }
+            return text
+        }
+
         /// A whole-number field within `range`; nil when absent. A string, boolean, fraction or number outside the
         /// range is refused.
         func integer(_ name: String, in range: ClosedRange<Int64>, _ meaning: String) throws(ControlError) -> Int64? {

@@ -5,21 +5,29 @@ receiver of its own, drives the store through the control API (a subscription bo
 recovered, refunded, bought again, cancelled and expired; one-time purchases, one refunded prorated), calls every
 endpoint of the App Store Server API with Apple's `AppStoreServerAPIClient` (Get Refund History V1, which it lacks,
 with a raw request and its token), and verifies every JWS the server returned or sent with Apple's
-`SignedDataVerifier`, trusting only the project's test root (Receipts/jws/root.pem), environment Sandbox. Exits 0 when
-everything matched, 1 with the first mismatch otherwise.
+`SignedDataVerifier`, trusting only the project's test root (Receipts/jws/root.pem), environment Sandbox. Then starts
+a second server, `--rate-limits sandbox --delivery sandbox` with a catalog of billing plans and a receiver that always
+fails: a request past an endpoint's limit is the library's RATE_LIMIT_EXCEEDED until the store's clock passes the
+hour, each notification is attempted once, and a yearly subscription billed monthly is signed with its commitment.
+Exits 0 when everything matched, 1 with the first mismatch otherwise.
 """
 
 import datetime
+import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 
 import jwt
-from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.BillingPlanType import BillingPlanType
+from appstoreserverlibrary.models.RenewalBillingPlanType import RenewalBillingPlanType
+from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.AccountTenure import AccountTenure
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
@@ -28,6 +36,7 @@ from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
 from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
 from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
 from appstoreserverlibrary.models.Platform import Platform
+from appstoreserverlibrary.models.PurchasePlatform import PurchasePlatform
 from appstoreserverlibrary.models.PlayTime import PlayTime
 from appstoreserverlibrary.models.RefundPreferenceV1 import RefundPreferenceV1
 from appstoreserverlibrary.models.RevocationType import RevocationType
@@ -51,6 +60,49 @@ KEY_ID = "CROSSCHECK"
 CONTROL_TOKEN = "cross-check-control"
 MONTHLY = "com.example.premium.monthly"
 APP_ACCOUNT_TOKEN = "7e3fb20b-4cdb-47cc-936d-99d65de2f5a4"
+ANNUAL = "com.example.plan.annual"
+HOUR_MS = 3600 * 1000
+
+# A yearly subscription offering two billing plans (an Xcode `.storekit` file, format 5.0): up front at 119.99, or
+# 9.99 a month for a twelve-month commitment of 119.88.
+PLANS_STOREKIT = json.dumps({
+    "identifier": "BP000000", "nonRenewingSubscriptions": [], "products": [],
+    "settings": {"_storefront": "USA", "_locale": "en_US"},
+    "subscriptionGroups": [{
+        "id": "BP000001", "localizations": [], "name": "Plans",
+        "subscriptions": [{
+            "adHocOffers": [], "codeOffers": [], "winbackOffers": [], "introductoryOffer": None,
+            "billingPlans": [
+                {"billingPlanType": "BILLED_UPFRONT", "commitmentDisplayPrice": "119.99", "displayPrice": "119.99",
+                 "internalID": "BP000005", "isEnabled": True},
+                {"billingPlanType": "MONTHLY", "commitmentDisplayPrice": "119.88", "displayPrice": "9.99",
+                 "internalID": "BP000006", "isEnabled": True}],
+            "displayPrice": "119.99", "familyShareable": False, "groupNumber": 1, "internalID": "BP000002",
+            "localizations": [{"description": "Annual", "displayName": "Annual", "locale": "en_US"}],
+            "productID": ANNUAL, "recurringSubscriptionPeriod": "P1Y", "referenceName": "Annual",
+            "subscriptionGroupID": "BP000001", "type": "RecurringSubscription"}]}],
+    "version": {"major": 5, "minor": 0}})
+
+
+class FailingReceiver(http.server.BaseHTTPRequestHandler):
+    """Counts the notifications sent to it and answers each with 500, so that a server would try them again."""
+
+    attempts = 0
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        FailingReceiver.attempts += 1
+        self.send_response(500)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def start_failing_receiver():
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FailingReceiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d/notifications" % receiver.server_address[1]
 
 
 class StoreClockClient(AppStoreServerAPIClient):
@@ -67,6 +119,23 @@ class StoreClockClient(AppStoreServerAPIClient):
             self._signing_key, algorithm="ES256", headers={"kid": self._key_id})
 
 
+def start_server(executable, key_file, notifications_url, *options):
+    """Starts `openstorekit serve` on a port of its own with the key and the options; returns it and its base URL."""
+    server = subprocess.Popen(
+        [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
+         "--notifications-url", notifications_url, "--control-token", CONTROL_TOKEN] + list(options),
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    base = server.stdout.readline().strip()
+    check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)
+    return server, base
+
+
+def stop_server(server):
+    server.terminate()
+    code = server.wait(timeout=30)
+    check(code == 0, "the server exits 0 on SIGTERM (got %s)" % code)
+
+
 def main():
     executable, root_pem = sys.argv[1], sys.argv[2]
     work = tempfile.mkdtemp(prefix="openstorekit-crosscheck-")
@@ -76,24 +145,25 @@ def main():
     key_file = os.path.join(work, "AuthKey_%s.p8" % KEY_ID)
     with open(key_file, "wb") as f:
         f.write(key_pem)
-    notifications_url = start_receiver()
-    server = subprocess.Popen(
-        [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
-         "--notifications-url", notifications_url,
-         "--control-token", CONTROL_TOKEN],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, base = start_server(executable, key_file, start_receiver())
     try:
-        base = server.stdout.readline().strip()
-        check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)
         run(base, key_pem)
     finally:
-        server.terminate()
-        code = server.wait(timeout=30)
-    check(code == 0, "the server exits 0 on SIGTERM (got %s)" % code)
+        stop_server(server)
+    plans = os.path.join(work, "Plans.storekit")
+    with open(plans, "w") as f:
+        f.write(PLANS_STOREKIT)
+    server, base = start_server(executable, key_file, start_failing_receiver(), "--rate-limits", "sandbox",
+                                "--delivery", "sandbox", "--config", plans)
+    try:
+        check_rate_limits_delivery_and_billing_plans(base, key_pem)
+    finally:
+        stop_server(server)
     print("PASS: %d checks against app-store-server-library" % len(CHECKS))
 
 
-def run(base, key_pem):
+def controller(base):
+    """A call of the served store's control API: the decoded JSON answer, or None for an empty one."""
     def control(method, path, body=None):
         request = urllib.request.Request(base + "/openstorekit/v1/" + path, method=method,
                                          data=None if body is None else json.dumps(body).encode(),
@@ -101,7 +171,11 @@ def run(base, key_pem):
         with urllib.request.urlopen(request, timeout=60) as response:
             text = response.read()
             return json.loads(text) if text else None
+    return control
 
+
+def run(base, key_pem):
+    control = controller(base)
     verifier = test_root_verifier(sys.argv[2])
     client = StoreClockClient(control, key_pem, KEY_ID, ISSUER, BUNDLE, Environment.SANDBOX)
     client._base_url = base
@@ -137,6 +211,26 @@ def run(base, key_pem):
     decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
     check(decoded.transactionId == pro and decoded.productId == "com.example.pro", "get transaction info")
     signed.append(info.signedTransactionInfo)
+
+    app = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(pro).signedAppTransactionInfo)
+    check(app.bundleId == BUNDLE and app.receiptType == Environment.SANDBOX and app.appTransactionId
+          and app.originalPlatform == PurchasePlatform.IOS and app.originalPurchaseDate,
+          "get app transaction info: %s %s" % (app.appTransactionId, app.rawOriginalPlatform))
+    again_app = verifier.verify_and_decode_app_transaction(
+        client.get_app_transaction_info(monthly).signedAppTransactionInfo)
+    check(again_app.appTransactionId == app.appTransactionId, "one app transaction, whichever transaction names it")
+    try:
+        by_own = client.get_app_transaction_info(app.appTransactionId).signedAppTransactionInfo
+        check(verifier.verify_and_decode_app_transaction(by_own).appTransactionId == app.appTransactionId,
+              "get app transaction info by the appTransactionId")
+    except APIException as error:
+        check(False, "get app transaction info by the appTransactionId: %s %s" % (error.http_status_code, error.raw_api_error))
+    try:
+        client.get_app_transaction_info("999999999")
+        check(False, "get app transaction info refuses an unknown transaction id")
+    except APIException as error:
+        check(error.http_status_code == 404, "get app transaction info: 404 for an unknown transaction id (%s)"
+              % error.raw_api_error)
 
     client.set_app_account_token(pro, UpdateAppAccountTokenRequest(appAccountToken=APP_ACCOUNT_TOKEN))
     info = client.get_transaction_info(pro)
@@ -308,6 +402,95 @@ def check_deprecated_endpoints_and_prorated_refunds(base, control, client, verif
           "every refund says its revocation type")
     status, error = raw("/inApps/v1/refund/lookup/999999999")
     check(status == 404 and error["errorCode"] == 4040005, "get refund history V1: OriginalTransactionIdNotFound")
+
+
+def check_rate_limits_delivery_and_billing_plans(base, key_pem):
+    """The second server: `--rate-limits sandbox`, `--delivery sandbox`, a catalog with billing plans."""
+    control = controller(base)
+    verifier = test_root_verifier(sys.argv[2])
+    client = StoreClockClient(control, key_pem, KEY_ID, ISSUER, BUNDLE, Environment.SANDBOX)
+    client._base_url = base
+
+    # Counts are kept in whole hours of the store's clock: start at the top of one, so the loop stays in it.
+    now = control("GET", "store")["now"]
+    control("POST", "advance", {"to": (now // HOUR_MS + 1) * HOUR_MS})
+    token = client.request_test_notification().testNotificationToken
+    control("POST", "notifications/wait")      # its status is there once it was attempted
+    fixed = client._generate_token()
+    client._generate_token = lambda: fixed     # one token for the loop: it asks nothing of the control API
+    for _ in range(360):                       # Get Test Notification Status: 1 a second, Sandbox's 10 % of 3600
+        client.get_test_notification_status(token)
+    try:
+        client.get_test_notification_status(token)
+        check(False, "the 361st Get Test Notification Status of the hour is refused")
+    except APIException as error:
+        check(error.http_status_code == 429 and error.api_error == APIError.RATE_LIMIT_EXCEEDED
+              and error.raw_api_error == 4290000, "past the limit: 429 RATE_LIMIT_EXCEEDED (%s %s)"
+              % (error.http_status_code, error.raw_api_error))
+    request = urllib.request.Request(base + "/inApps/v1/notifications/test/" + token,
+                                     headers={"Authorization": "Bearer " + fixed})
+    try:
+        urllib.request.urlopen(request, timeout=60)
+        check(False, "a raw request past the limit is refused too")
+    except urllib.error.HTTPError as error:
+        now = control("GET", "store")["now"]
+        retry = int(error.headers.get("Retry-After", "0"))
+        check(error.code == 429 and retry == (now // HOUR_MS + 1) * HOUR_MS,
+              "Retry-After is the next hour of the store's clock, in milliseconds (%s, now %s)" % (retry, now))
+    check(client.request_test_notification().testNotificationToken, "another endpoint keeps its own count")
+    control("POST", "advance", {"to": retry})
+    del client._generate_token                 # tokens on the store's clock again
+    status = client.get_test_notification_status(token)
+    check(verifier.verify_and_decode_notification(status.signedPayload).notificationType.value == "TEST",
+          "past the hour, the endpoint answers again")
+
+    # Billing plans: a yearly subscription billed monthly, with its twelve-month commitment.
+    try:
+        control("POST", "purchases", {"productId": ANNUAL, "billingPlan": "WEEKLY"})
+        check(False, "the control API refuses a billing plan that is not MONTHLY or BILLED_UPFRONT")
+    except urllib.error.HTTPError as error:
+        message = json.loads(error.read())["error"]["message"]
+        check(error.code == 400 and "billingPlan" in message, "an unknown billing plan is 400: " + message)
+    bought = control("POST", "purchases", {"productId": ANNUAL, "billingPlan": "MONTHLY"})["transactionId"]
+    first = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(bought).signedTransactionInfo)
+    commitment = first.commitmentInfo
+    check(first.billingPlanType == BillingPlanType.MONTHLY and first.price == 9990 and commitment
+          and commitment.billingPeriodNumber == 1 and commitment.totalBillingPeriods == 12
+          and commitment.commitmentPrice == 119880 and commitment.commitmentExpiresDate > first.expiresDate,
+          "billed monthly: period 1 of 12, %s, price %s" % (commitment, first.price))
+    statuses = client.get_all_subscription_statuses(bought)
+    item = statuses.data[0].lastTransactions[0]
+    renewal = verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+    renews = renewal.commitmentInfo
+    check(renewal.renewalBillingPlanType == RenewalBillingPlanType.MONTHLY and renews
+          and renews.commitmentRenewalDate == commitment.commitmentExpiresDate
+          and renews.commitmentRenewalPrice == 119880
+          and renews.commitmentRenewalBillingPlanType == RenewalBillingPlanType.MONTHLY
+          and renews.commitmentAutoRenewProductId == ANNUAL and renews.commitmentAutoRenewStatus.value == 1,
+          "the renewal info renews monthly, with its commitment: %s" % renews)
+    control("POST", "advance", {"seconds": 31 * 86400})                                   # DID_RENEW
+    item = client.get_all_subscription_statuses(bought).data[0].lastTransactions[0]
+    second = verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+    check(second.transactionId != bought and second.originalTransactionId == bought
+          and second.billingPlanType == BillingPlanType.MONTHLY and second.commitmentInfo.billingPeriodNumber == 2
+          and second.commitmentInfo.totalBillingPeriods == 12 and second.price == 9990,
+          "a month later it renewed: period %s of the same commitment" % second.commitmentInfo.billingPeriodNumber)
+    verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+
+    # Sandbox delivery: each notification attempted once, however long the clock runs after it failed.
+    control("POST", "advance", {"seconds": 4 * 86400})
+    control("POST", "notifications/wait")
+    now = control("GET", "store")["now"]
+    history = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 60 * 86400000, endDate=now + 1)).notificationHistory
+    kinds = [verifier.verify_and_decode_notification(n.signedPayload).notificationType.value for n in history]
+    check(kinds.count("SUBSCRIBED") == 1 and kinds.count("DID_RENEW") == 1 and kinds.count("TEST") == 2,
+          "notification history of the second server: %s" % kinds)
+    check(all(len(n.sendAttempts) == 1 and n.sendAttempts[0].sendAttemptResult
+              == SendAttemptResult.UNSUCCESSFUL_HTTP_RESPONSE_CODE for n in history)
+          and FailingReceiver.attempts == len(history),
+          "--delivery sandbox: one attempt each, never retried (%d sent for %d)"
+          % (FailingReceiver.attempts, len(history)))
 
 
 if __name__ == "__main__":

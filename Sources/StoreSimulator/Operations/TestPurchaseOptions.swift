@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreModels
 
 /// What StoreKit Test's purchase options ask of a purchase made outside the app
 /// (``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:options:)``): a purchase dated in the past, with
@@ -16,16 +17,20 @@ public struct TestPurchaseOptions: Sendable, Hashable {
     public var promotionalOfferID: String?
     /// The reference name of an offer code of the subscription to redeem.
     public var offerCodeReferenceName: String?
+    /// The billing plan of an auto-renewable subscription to buy under (one of its configuration's `billingPlans`);
+    /// `nil` for the subscription's default plan (docs/decisions.md 109).
+    public var billingPlan: BillingPlan.Kind?
 
     /// Creates options.
     public init(
         purchaseDate: Date? = nil, renewsUntilNow: Bool = true, promotionalOfferID: String? = nil,
-        offerCodeReferenceName: String? = nil
+        offerCodeReferenceName: String? = nil, billingPlan: BillingPlan.Kind? = nil
     ) {
         self.purchaseDate = purchaseDate
         self.renewsUntilNow = renewsUntilNow
         self.promotionalOfferID = promotionalOfferID
         self.offerCodeReferenceName = offerCodeReferenceName
+        self.billingPlan = billingPlan
     }
 
     /// These options with each one `other` sets (a later option of the same kind wins).
@@ -37,6 +42,7 @@ public struct TestPurchaseOptions: Sendable, Hashable {
         }
         if let id = other.promotionalOfferID { merged.promotionalOfferID = id }
         if let name = other.offerCodeReferenceName { merged.offerCodeReferenceName = name }
+        if let plan = other.billingPlan { merged.billingPlan = plan }
         return merged
     }
 }

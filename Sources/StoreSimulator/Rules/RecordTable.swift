@@ -236,6 +236,9 @@ struct RecordTable: Sendable {
         accountSlots[account].flatMap { accounts[$0].byProduct[productID] } ?? IDs()
     }
 
+    /// The accounts that have records, in no particular order.
+    var accountNames: Dictionary<String, Int>.Keys { accountSlots.keys }
+
     /// The products an account has records of, in no particular order.
     func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? {
         accountSlots[account].map { accounts[$0].byProduct.keys }
