@@ -12,19 +12,16 @@ hour, each notification is attempted once, and a yearly subscription billed mont
 Exits 0 when everything matched, 1 with the first mismatch otherwise.
 """
 
-import datetime
 import http.server
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
 import urllib.error
 import urllib.request
 
-import jwt
-from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import APIError, APIException, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.BillingPlanType import BillingPlanType
 from appstoreserverlibrary.models.RenewalBillingPlanType import RenewalBillingPlanType
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
@@ -50,14 +47,11 @@ from appstoreserverlibrary.models.NotificationHistoryRequest import Notification
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
-from crosscheck import BUNDLE, CHECKS, Receiver, check, start_receiver, test_root_verifier
+from crosscheck import (BUNDLE, CHECKS, ISSUER, Receiver, StoreClockClient, check, controller, new_api_key,
+                        start_receiver, start_server, stop_server, test_root_verifier)
 
-ISSUER = "57246542-96fe-1a63-e053-0824d011072a"
 KEY_ID = "CROSSCHECK"
-CONTROL_TOKEN = "cross-check-control"
 MONTHLY = "com.example.premium.monthly"
 APP_ACCOUNT_TOKEN = "7e3fb20b-4cdb-47cc-936d-99d65de2f5a4"
 ANNUAL = "com.example.plan.annual"
@@ -105,47 +99,11 @@ def start_failing_receiver():
     return "http://127.0.0.1:%d/notifications" % receiver.server_address[1]
 
 
-class StoreClockClient(AppStoreServerAPIClient):
-    """Apple's client, minting its tokens on the store's clock (which the test moves) instead of the wall clock."""
-
-    def __init__(self, control, *args):
-        super().__init__(*args)
-        self._control = control
-
-    def _generate_token(self):
-        now = self._control("GET", "store")["now"] // 1000
-        return jwt.encode(
-            {"bid": self._bundle_id, "iss": self._issuer_id, "aud": "appstoreconnect-v1", "exp": now + 300},
-            self._signing_key, algorithm="ES256", headers={"kid": self._key_id})
-
-
-def start_server(executable, key_file, notifications_url, *options):
-    """Starts `openstorekit serve` on a port of its own with the key and the options; returns it and its base URL."""
-    server = subprocess.Popen(
-        [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
-         "--notifications-url", notifications_url, "--control-token", CONTROL_TOKEN] + list(options),
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    base = server.stdout.readline().strip()
-    check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)
-    return server, base
-
-
-def stop_server(server):
-    server.terminate()
-    code = server.wait(timeout=30)
-    check(code == 0, "the server exits 0 on SIGTERM (got %s)" % code)
-
-
 def main():
-    executable, root_pem = sys.argv[1], sys.argv[2]
+    executable = sys.argv[1]
     work = tempfile.mkdtemp(prefix="openstorekit-crosscheck-")
-    key = ec.generate_private_key(ec.SECP256R1())
-    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
-    key_file = os.path.join(work, "AuthKey_%s.p8" % KEY_ID)
-    with open(key_file, "wb") as f:
-        f.write(key_pem)
-    server, base = start_server(executable, key_file, start_receiver())
+    key_pem, key_file = new_api_key(work, KEY_ID)
+    server, base = start_server(executable, KEY_ID, key_file, "--notifications-url", start_receiver())
     try:
         run(base, key_pem)
     finally:
@@ -153,25 +111,13 @@ def main():
     plans = os.path.join(work, "Plans.storekit")
     with open(plans, "w") as f:
         f.write(PLANS_STOREKIT)
-    server, base = start_server(executable, key_file, start_failing_receiver(), "--rate-limits", "sandbox",
-                                "--delivery", "sandbox", "--config", plans)
+    server, base = start_server(executable, KEY_ID, key_file, "--notifications-url", start_failing_receiver(),
+                                "--rate-limits", "sandbox", "--delivery", "sandbox", "--config", plans)
     try:
         check_rate_limits_delivery_and_billing_plans(base, key_pem)
     finally:
         stop_server(server)
     print("PASS: %d checks against app-store-server-library" % len(CHECKS))
-
-
-def controller(base):
-    """A call of the served store's control API: the decoded JSON answer, or None for an empty one."""
-    def control(method, path, body=None):
-        request = urllib.request.Request(base + "/openstorekit/v1/" + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Authorization": "Bearer " + CONTROL_TOKEN})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            text = response.read()
-            return json.loads(text) if text else None
-    return control
 
 
 def run(base, key_pem):

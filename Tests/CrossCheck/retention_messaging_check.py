@@ -12,18 +12,13 @@ mismatch otherwise.
 
 import http.server
 import json
-import os
 import struct
-import subprocess
 import sys
 import tempfile
 import threading
-import urllib.request
 import uuid
 import zlib
 
-import jwt
-from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
 from appstoreserverlibrary.models.BulletPoint import BulletPoint
 from appstoreserverlibrary.models.DefaultConfigurationRequest import DefaultConfigurationRequest
 from appstoreserverlibrary.models.Environment import Environment
@@ -35,14 +30,11 @@ from appstoreserverlibrary.models.PerformanceTestStatus import PerformanceTestSt
 from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
 from appstoreserverlibrary.models.UploadMessageImage import UploadMessageImage
 from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
-from crosscheck import BUNDLE, CHECKS, check, test_root_verifier
+from crosscheck import (BUNDLE, CHECKS, ISSUER, StoreClockClient, check, controller, new_api_key, refused, start_server,
+                        stop_server, test_root_verifier)
 
-ISSUER = "57246542-96fe-1a63-e053-0824d011072a"
 KEY_ID = "RETENTION"
-CONTROL_TOKEN = "retention-check-control"
 MONTHLY = "com.example.premium.monthly"
 IMAGE = uuid.UUID("a1a1a1a1-0000-4000-8000-000000000001")
 BULLET = uuid.UUID("a1a1a1a1-0000-4000-8000-000000000002")
@@ -92,67 +84,25 @@ class RetentionEndpoint(http.server.BaseHTTPRequestHandler):
         pass
 
 
-class StoreClockClient(AppStoreServerAPIClient):
-    """Apple's client, minting its tokens on the store's clock instead of the wall clock."""
-
-    def __init__(self, control, *args):
-        super().__init__(*args)
-        self._control = control
-
-    def _generate_token(self):
-        now = self._control("GET", "store")["now"] // 1000
-        return jwt.encode(
-            {"bid": self._bundle_id, "iss": self._issuer_id, "aud": "appstoreconnect-v1", "exp": now + 300},
-            self._signing_key, algorithm="ES256", headers={"kid": self._key_id})
-
-
-def refused(call, code, what):
-    """Checks that a call fails with Apple's error code."""
-    try:
-        call()
-        check(False, what + " is refused with %d" % code)
-    except APIException as error:
-        check(error.raw_api_error == code, "%s is refused with %d (got %s)" % (what, code, error.raw_api_error))
-
-
 def main():
     executable, root_pem = sys.argv[1], sys.argv[2]
     work = tempfile.mkdtemp(prefix="openstorekit-retention-")
-    key = ec.generate_private_key(ec.SECP256R1())
-    key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
-    key_file = os.path.join(work, "AuthKey_%s.p8" % KEY_ID)
-    with open(key_file, "wb") as f:
-        f.write(key_pem)
+    key_pem, key_file = new_api_key(work, KEY_ID)
     RetentionEndpoint.verifier = test_root_verifier(root_pem)
     endpoint = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RetentionEndpoint)
     threading.Thread(target=endpoint.serve_forever, daemon=True).start()
     endpoint_url = "http://127.0.0.1:%d/retention" % endpoint.server_address[1]
-    server = subprocess.Popen(
-        [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (KEY_ID, key_file), "--issuer-id", ISSUER,
-         "--control-token", CONTROL_TOKEN],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, base = start_server(executable, KEY_ID, key_file)
     try:
-        base = server.stdout.readline().strip()
-        check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)
         run(base, key_pem, endpoint_url)
     finally:
-        server.terminate()
-        code = server.wait(timeout=30)
+        stop_server(server)
         endpoint.shutdown()
-    check(code == 0, "the server exits 0 on SIGTERM (got %s)" % code)
     print("PASS: %d Retention Messaging checks against app-store-server-library" % len(CHECKS))
 
 
 def run(base, key_pem, endpoint_url):
-    def control(method, path, body=None):
-        request = urllib.request.Request(base + "/openstorekit/v1/" + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Authorization": "Bearer " + CONTROL_TOKEN})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            text = response.read()
-            return json.loads(text) if text else None
-
+    control = controller(base)
     client = StoreClockClient(control, key_pem, KEY_ID, ISSUER, BUNDLE, Environment.SANDBOX)
     client._base_url = base
     original = control("POST", "purchases", {"productId": MONTHLY})["originalTransactionId"]
