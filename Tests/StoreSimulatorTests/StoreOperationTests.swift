@@ -292,6 +292,10 @@ struct StoreOperationTests {
                 options: TestPurchaseOptions(
                     purchaseDate: time.addingTimeInterval(-86_400), renewsUntilNow: false, promotionalOfferID: "p")),
             .buyProductForTesting(productID: monthly, options: TestPurchaseOptions(offerCodeReferenceName: "CODE")),
+            .buyProductForTesting(productID: monthly, options: TestPurchaseOptions(billingPlan: .monthly)),
+            .buyProductForTesting(
+                productID: monthly,
+                options: TestPurchaseOptions(purchaseDate: time.addingTimeInterval(-60), billingPlan: .upFront)),
         ]
         #expect(Set(operations.map(caseName)).count == operationCount)
         for operation in operations {

@@ -1,3 +1,4 @@
+package import StoreModels
 package import StoreSimulator
 
 extension Product.PurchaseOption {
@@ -8,6 +9,13 @@ extension Product.PurchaseOption {
     /// The StoreKit Test purchase options this option carries, if it is one of them.
     package var testPurchaseOptions: TestPurchaseOptions? {
         if case .testing(let options) = kind { return options }
+        return nil
+    }
+
+    /// The billing plan this option asks for, if it is `.billingPlanType(_:)`: `.some(nil)` for a plan type the store
+    /// does not know.
+    package var billingPlan: BillingPlan.Kind?? {
+        if case .billingPlanType(let type) = kind { return .some(type.kind) }
         return nil
     }
 }

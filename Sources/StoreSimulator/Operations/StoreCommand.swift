@@ -140,12 +140,16 @@ enum StoreCommand: Sendable {
             writer.int(quantity)
             writer.string(account)
             writer.optionalString(username)
-            // The options: a flag byte (1 a purchase date follows, 2 it renews until now), then the date, the
-            // promotional offer and the offer code.
-            writer.byte((options.purchaseDate == nil ? 0 : 1) | (options.renewsUntilNow ? 2 : 0))
+            // The options: a flag byte (1 a purchase date follows, 2 it renews until now, 4 a billing plan follows),
+            // then the date, the promotional offer, the offer code and the plan (0 up front, 1 monthly). An entry
+            // without a plan is the one written before plans were.
+            writer.byte(
+                (options.purchaseDate == nil ? 0 : 1) | (options.renewsUntilNow ? 2 : 0)
+                    | (options.billingPlan == nil ? 0 : 4))
             if let date = options.purchaseDate { writer.date(date) }
             writer.optionalString(options.promotionalOfferID)
             writer.optionalString(options.offerCodeReferenceName)
+            if let plan = options.billingPlan { writer.byte(plan == .monthly ? 1 : 0) }
         case .resolveIssue(let id):
             writer.identified(.resolveIssue, time, id)
         case .expireSubscription(let productID, let account):
@@ -337,14 +341,24 @@ enum StoreCommand: Sendable {
             let username = try reader.optionalString("the application username")
             let flagsStart = reader.offset
             let flags = try reader.byte("the purchase options")
-            guard flags & ~3 == 0 else {
+            guard flags & ~7 == 0 else {
                 throw JournalReader.Failure(
-                    offset: flagsStart, message: "the purchase options are \(flags), not a combination of 1 and 2")
+                    offset: flagsStart, message: "the purchase options are \(flags), not a combination of 1, 2 and 4")
             }
             var options = TestPurchaseOptions(renewsUntilNow: flags & 2 != 0)
             if flags & 1 != 0 { options.purchaseDate = try reader.date("the purchase date") }
             options.promotionalOfferID = try reader.optionalString("the promotional offer")
             options.offerCodeReferenceName = try reader.optionalString("the offer code")
+            if flags & 4 != 0 {
+                let planStart = reader.offset
+                switch try reader.byte("the billing plan") {
+                case 0: options.billingPlan = .upFront
+                case 1: options.billingPlan = .monthly
+                case let other:
+                    throw JournalReader.Failure(
+                        offset: planStart, message: "the billing plan is \(other), not 0 (up front) or 1 (monthly)")
+                }
+            }
             command = .operation(
                 .buyProductForTesting(
                     productID: productID, quantity: quantity, account: account, applicationUsername: username,
