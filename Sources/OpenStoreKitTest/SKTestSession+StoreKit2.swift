@@ -130,9 +130,11 @@ extension SKTestSession {
         let token = options.lazy.compactMap(\.appAccountToken).first?.uuidString.lowercased()
         var testing = TestPurchaseOptions()
         for option in options {
-            if let plan = option.billingPlan {
-                guard let kind = plan else {
-                    throw SKTestError(.invalidAction, message: "the store offers no such billing plan")
+            if let type = option.billingPlanType {
+                guard let kind = type.kind else {
+                    throw SKTestError(
+                        .invalidAction,
+                        message: "no product offers a billing plan \"\(type.rawValue)\"; plans are monthly and upFront")
                 }
                 guard testing.billingPlan == nil else {
                     throw SKTestError(.invalidAction, message: "two billing plans; give one")

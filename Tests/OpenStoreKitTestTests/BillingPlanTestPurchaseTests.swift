@@ -15,12 +15,31 @@ struct BillingPlanTestPurchaseTests {
     }
 
     static func code(of body: () async throws -> Void) async -> SKTestError.Code? {
+        await error(of: body)?.code
+    }
+
+    static func error(of body: () async throws -> Void) async -> SKTestError? {
         do {
             try await body()
             return nil
         } catch {
-            return (error as? SKTestError)?.code
+            return error as? SKTestError
         }
+    }
+
+    /// The fixture with a promotional offer of the annual subscription.
+    static func sessionWithOffer() throws -> SKTestSession {
+        let offer = """
+            "adHocOffers" : [ { "displayPrice" : "99.99", "internalID" : "BP000009", "numberOfPeriods" : 1,
+              "offerID" : "annual.back", "paymentMode" : "payUpFront", "referenceName" : "annual.back",
+              "subscriptionPeriod" : "P1Y" } ],
+            """
+        // The annual subscription is listed first.
+        let text = BillingPlanFixture.text()
+        let range = try #require(text.range(of: "\"adHocOffers\" : [ ],"))
+        let configuration = try StoreConfiguration(
+            data: Data(text.replacingCharacters(in: range, with: offer).utf8), sourceName: "Plans.storekit")
+        return SKTestSession(store: SimulatedStore(configuration: configuration, lane: .manual))
     }
 
     @Test("the monthly plan: billed a month at a time, payment 1 of 12, as a purchase in the app is")
@@ -79,5 +98,30 @@ struct BillingPlanTestPurchaseTests {
         }
         #expect(two == .invalidAction)
         #expect(session.allTransactions().isEmpty)
+        let notSubscription = await Self.error {
+            try await SKTestSession(store: SimulatedStore(lane: .manual))
+                .buyProduct(identifier: "com.example.pro", options: [.billingPlanType(.upFront)])
+        }
+        #expect(notSubscription?.code == .invalidProductType)
+    }
+
+    @Test("a monthly plan takes no offer: with promotionalOffer(id:) it is refused; up front, the offer applies")
+    func monthlyWithOffer() async throws {
+        let session = try Self.sessionWithOffer()
+        // The promotional offer is for a customer who subscribed in the group before.
+        try await session.buyProduct(identifier: BillingPlanFixture.monthly)
+        let refused = await Self.error {
+            try await session.buyProduct(
+                identifier: BillingPlanFixture.annual,
+                options: [.billingPlanType(.monthly), .promotionalOffer(id: "annual.back")])
+        }
+        #expect(refused?.code == .invalidAction)
+        #expect(refused?.message.contains("takes no offer") == true, "\(refused?.message ?? "no error")")
+        #expect(session.allTransactions().count == 1)
+        let upFront = try await session.buyProduct(
+            identifier: BillingPlanFixture.annual,
+            options: [.billingPlanType(.upFront), .promotionalOffer(id: "annual.back")])
+        #expect(upFront.billingPlanType == .upFront)
+        #expect(upFront.offer?.id == "annual.back")
     }
 }

@@ -1,4 +1,3 @@
-package import StoreModels
 package import StoreSimulator
 
 extension Product.PurchaseOption {
@@ -12,10 +11,9 @@ extension Product.PurchaseOption {
         return nil
     }
 
-    /// The billing plan this option asks for, if it is `.billingPlanType(_:)`: `.some(nil)` for a plan type the store
-    /// does not know.
-    package var billingPlan: BillingPlan.Kind?? {
-        if case .billingPlanType(let type) = kind { return .some(type.kind) }
+    /// The billing plan type this option asks for, if it is `.billingPlanType(_:)`.
+    package var billingPlanType: Product.SubscriptionInfo.BillingPlanType? {
+        if case .billingPlanType(let type) = kind { return type }
         return nil
     }
 }
