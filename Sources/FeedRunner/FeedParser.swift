@@ -47,7 +47,8 @@ public struct FeedParser: Sendable {
         "config", "set", "user", "device", "observer", "delegate", "buy", "buy-elsewhere", "promote", "next",
         "approve", "decline", "finish", "delete", "clear-transactions", "resolve", "refund", "reverse-refund",
         "refund-request", "refund-decline", "restore", "show-price-consent", "advance", "restart", "expire", "renew",
-        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "offer-key", "expect", "cancellation-flow",
+        "auto-renew", "price-increase", "family", "leave-family", "paywall", "sk2", "offer-key", "expect",
+        "cancellation-flow",
     ]
 
     /// Parses each step in order and hands it to `body`.
