@@ -58,19 +58,18 @@ extension FeedExpectationChecker {
             else {
                 return "no StoreKit 2 transaction for \(reference) yet"
             }
+            let expected =
+                FeedStep.StoreKit2Offers.name(of: expectedPlan) + (expectedPeriod.map { " period \($0)" } ?? "")
             let plan: BillingPlan.Kind?
             switch transaction.billingPlanType {
             case .monthly?: plan = .monthly
             case .upFront?: plan = .upFront
             case nil: plan = nil
-            case let other?: return "expected \(reference)'s billing plan, it is \(other.rawValue)"
+            case let other?: return "expected \(reference)'s billing plan \(expected), it is \(other.rawValue)"
             }
             let period = transaction.commitmentInfo.map { Int(clamping: $0.billingPeriodNumber) }
-            let found =
-                FeedStep.StoreKit2Offers.name(of: plan) + (period.map { " period \($0)" } ?? "")
             guard plan == expectedPlan, expectedPeriod == nil || period == expectedPeriod else {
-                let expected =
-                    FeedStep.StoreKit2Offers.name(of: expectedPlan) + (expectedPeriod.map { " period \($0)" } ?? "")
+                let found = FeedStep.StoreKit2Offers.name(of: plan) + (period.map { " period \($0)" } ?? "")
                 return "expected \(reference)'s billing plan \(expected), it is \(found)"
             }
             return nil
