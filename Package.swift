@@ -119,7 +119,9 @@ let package = Package(
         // finds it in the resource bundle beside the test executable.
         .testTarget(
             name: "OpenStoreKitTestTests",
-            dependencies: ["TestSupport", "OpenStoreKitTest", "OpenStoreKit", "StoreSimulator", "StoreModels"],
+            dependencies: [
+                "TestSupport", "OpenStoreKitTest", "OpenStoreKit", "OpenStoreKit2", "StoreSimulator", "StoreModels",
+            ],
             resources: [.copy("Resources/Products.storekit")]),
         .testTarget(
             name: "PurchasesTests",

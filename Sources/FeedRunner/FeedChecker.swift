@@ -69,6 +69,10 @@ struct FeedChecker {
                                 : "its win-back offers are " + known.joined(separator: ", "))
                     }
                 }
+                if let plan = offers.billingPlan {
+                    let planColumn = column(of: FeedStep.StoreKit2Offers.name(of: plan))
+                    try checkBillingPlan(plan, of: product, in: catalog.catalog, line: line.line, column: planColumn)
+                }
                 for path in offers.files where checked.signedOffers[path] == nil {
                     let jws = try loadSignedOffer(path, line: line.line, column: column(of: path))
                     checked.signedOfferBytes += jws.utf8.count

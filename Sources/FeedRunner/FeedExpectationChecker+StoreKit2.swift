@@ -1,4 +1,5 @@
 import OpenStoreKit2
+import StoreModels
 
 extension FeedExpectationChecker {
     /// Checks an `expect sk2` expectation; returns a failure message, or nil.
@@ -49,6 +50,27 @@ extension FeedExpectationChecker {
             guard type == expectedType, expectedID == nil || offer?.id == expectedID else {
                 let expected = [expectedType, expectedID].compactMap(\.self).joined(separator: " ")
                 return "expected \(reference)'s offer \(expected), it is \(found)"
+            }
+            return nil
+        case .billingPlan(let reference, let expectedPlan, let expectedPeriod):
+            guard let (id, _) = world.storeKit2.transaction(reference, seat: world.currentSeat),
+                let transaction = driver.transaction(id)?.unsafePayloadValue
+            else {
+                return "no StoreKit 2 transaction for \(reference) yet"
+            }
+            let expected =
+                FeedStep.StoreKit2Offers.name(of: expectedPlan) + (expectedPeriod.map { " period \($0)" } ?? "")
+            let plan: BillingPlan.Kind?
+            switch transaction.billingPlanType {
+            case .monthly?: plan = .monthly
+            case .upFront?: plan = .upFront
+            case nil: plan = nil
+            case let other?: return "expected \(reference)'s billing plan \(expected), it is \(other.rawValue)"
+            }
+            let period = transaction.commitmentInfo.map { Int(clamping: $0.billingPeriodNumber) }
+            guard plan == expectedPlan, expectedPeriod == nil || period == expectedPeriod else {
+                let found = FeedStep.StoreKit2Offers.name(of: plan) + (period.map { " period \($0)" } ?? "")
+                return "expected \(reference)'s billing plan \(expected), it is \(found)"
             }
             return nil
         }

@@ -78,6 +78,9 @@ extension FeedInterpreter {
         if let file = offers.eligibilityJWSFile, let jws = signedOffers[file] {
             options.append(.introductoryOfferEligibility(compactJWS: jws))
         }
+        if let plan = offers.billingPlan {
+            options.append(.billingPlanType(plan == .monthly ? .monthly : .upFront))
+        }
         return options
     }
 

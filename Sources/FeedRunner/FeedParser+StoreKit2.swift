@@ -1,3 +1,5 @@
+import StoreModels
+
 extension FeedParser {
     /// Parses the words after `sk2`.
     func storeKit2Step(_ reader: inout TokenReader) throws(FeedError) -> FeedStep.StoreKit2Step {
@@ -20,13 +22,14 @@ extension FeedParser {
                     offers.promotional = try reader.word("a promotional offer identifier")
                     offers.promotionalJWSFile = try signedOfferFile(&reader, after: "offer ID")
                 case "intro-eligibility": offers.eligibilityJWSFile = try signedOfferFile(&reader, after: option.word)
+                case "plan": offers.billingPlan = try billingPlan(&reader, allowingNone: false)
                 case "as": handle = try reader.word("a handle")
                 default:
                     throw reader.error(
                         .wrongArguments, at: option.column, "unknown sk2 buy option \"\(option.word)\"",
                         hint:
                             "options are quantity N, ask-to-buy, win-back ID, offer ID jws FILE, intro-eligibility "
-                            + "jws FILE and as HANDLE")
+                            + "jws FILE, plan monthly|up-front and as HANDLE")
                 }
             }
             return .buy(product: product, quantity: quantity, askToBuy: askToBuy, offers: offers, handle: handle)
@@ -37,6 +40,19 @@ extension FeedParser {
                 .invalidValue, at: reader.lastColumn, "unknown sk2 action \"\(verb)\"",
                 hint: "sk2 actions are listen, buy and finish")
         }
+    }
+
+    /// Parses a billing plan (`monthly`, `up-front`, and `none` when `allowingNone`; `nil` for none).
+    private func billingPlan(_ reader: inout TokenReader, allowingNone: Bool) throws(FeedError) -> BillingPlan.Kind? {
+        let names = ["monthly", "up-front"] + (allowingNone ? ["none"] : [])
+        let name = try reader.word("a billing plan (\(names.joined(separator: ", ")))")
+        if allowingNone, name == "none" { return nil }
+        guard let plan = FeedStep.StoreKit2Offers.billingPlans[name] else {
+            throw reader.error(
+                .invalidValue, at: reader.lastColumn, "\"\(name)\" is not a billing plan",
+                hint: "billing plans are " + names.joined(separator: ", "))
+        }
+        return plan
     }
 
     /// Parses `jws FILE` after an `sk2 buy` option that applies a signed offer (`after`, for the message).
@@ -100,12 +116,33 @@ extension FeedParser {
                     hint: "write expect sk2 offer REF none")
             }
             return .offer(reference, type: type, id: id?.word)
+        case "billing-plan":
+            let reference = try reader.reference()
+            let plan = try billingPlan(&reader, allowingNone: true)
+            guard let option = reader.next() else { return .billingPlan(reference, plan: plan, period: nil) }
+            guard option.word == "period" else {
+                throw reader.error(
+                    .wrongArguments, at: option.column, "unknown billing-plan option \"\(option.word)\"",
+                    hint: "write expect sk2 billing-plan REF monthly|up-front|none [period N]")
+            }
+            guard plan == .monthly else {
+                throw reader.error(
+                    .wrongArguments, at: option.column, "only a monthly billing plan has commitment periods",
+                    hint: "write expect sk2 billing-plan REF monthly period N, N from 1 to 12")
+            }
+            let period = try reader.integer("a billing period number from 1 to 12")
+            guard (1...BillingPlan.monthlyCommitmentPeriods).contains(period) else {
+                throw reader.error(
+                    .outOfBounds, at: reader.lastColumn, "billing period \(period) is outside 1...12",
+                    hint: "a commitment has 12 monthly billing periods, numbered from 1")
+            }
+            return .billingPlan(reference, plan: plan, period: period)
         default:
             throw reader.error(
                 .invalidValue, at: reader.lastColumn, "unknown sk2 expectation \"\(kind)\"",
                 hint:
-                    "sk2 expectations are result, updates, entitlements, status, verified, unverified, unfinished "
-                    + "and offer")
+                    "sk2 expectations are result, updates, entitlements, status, verified, unverified, unfinished, "
+                    + "offer and billing-plan")
         }
     }
 }

@@ -91,7 +91,7 @@ extension FeedStep {
         case .expect(.storeKit2(let expectation)):
             switch expectation {
             case .result(.product(let product), _), .verified(.product(let product), _),
-                .offer(.product(let product), _, _):
+                .offer(.product(let product), _, _), .billingPlan(.product(let product), _, _):
                 return [product]
             case .updates(let products), .entitlements(let products): return products
             default: return []
@@ -105,7 +105,7 @@ extension FeedStep {
         switch self {
         case .storeKit2(.finish(let reference)): [reference]
         case .expect(.storeKit2(.result(let reference, _))), .expect(.storeKit2(.verified(let reference, _))),
-            .expect(.storeKit2(.offer(let reference, _, _))):
+            .expect(.storeKit2(.offer(let reference, _, _))), .expect(.storeKit2(.billingPlan(let reference, _, _))):
             [reference]
         default: []
         }

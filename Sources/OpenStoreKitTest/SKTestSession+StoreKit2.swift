@@ -112,13 +112,15 @@ extension SKTestSession {
     ///
     /// - Parameters:
     ///   - identifier: The product.
-    ///   - options: `.quantity(_:)`, `.appAccountToken(_:)` and StoreKit Test's `.purchaseDate(_:renewalBehavior:)`,
-    ///     `.promotionalOffer(id:)` and `.codeOffer(referenceName:)` apply; other options are ignored.
+    ///   - options: `.quantity(_:)`, `.appAccountToken(_:)`, `.billingPlanType(_:)` and StoreKit Test's
+    ///     `.purchaseDate(_:renewalBehavior:)`, `.promotionalOffer(id:)` and `.codeOffer(referenceName:)` apply; other
+    ///     options are ignored.
     /// - Returns: The transaction, as the store signed it (for a purchase dated in the past, the purchase, not its
     ///   renewals since).
     /// - Throws: ``SKTestError`` `invalidProductIdentifier`; `invalidAction` for a quantity outside 1...10, a purchase
     ///   date in the future or within the account's subscription of the group, an offer the product lacks or the
-    ///   customer may not redeem, or two offers; `invalidProductType` for an offer of a product that is not an
+    ///   customer may not redeem, two offers, a billing plan the product does not offer, two plans, or a monthly plan
+    ///   with an offer; `invalidProductType` for an offer or a billing plan of a product that is not an
     ///   auto-renewable subscription.
     @discardableResult
     public func buyProduct(identifier: Product.ID, options: Set<Product.PurchaseOption> = []) async throws
@@ -128,6 +130,18 @@ extension SKTestSession {
         let token = options.lazy.compactMap(\.appAccountToken).first?.uuidString.lowercased()
         var testing = TestPurchaseOptions()
         for option in options {
+            if let type = option.billingPlanType {
+                guard let kind = type.kind else {
+                    throw SKTestError(
+                        .invalidAction,
+                        message: "no product offers a billing plan \"\(type.rawValue)\"; plans are monthly and upFront")
+                }
+                guard testing.billingPlan == nil else {
+                    throw SKTestError(.invalidAction, message: "two billing plans; give one")
+                }
+                testing.billingPlan = kind
+                continue
+            }
             guard let given = option.testPurchaseOptions else { continue }
             let repeated =
                 (given.purchaseDate != nil && testing.purchaseDate != nil)

@@ -42,4 +42,22 @@ struct CommitmentPlansTests {
             #expect(end > transaction.expirationDate ?? .distantFuture)
         }
     }
+
+    @Test("a test buys the monthly plan outside the app, as on another device, and the app sees payment 1 of 12")
+    func buyMonthlyOutsideTheApp() async throws {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
+        try Data(Self.configuration.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "CommitmentPlansTests.outside")))
+        let session = try SKTestSession(contentsOf: url, store: store)
+        session.disableDialogs = true
+        try await StoreKitEnvironment.withStore(session.store) {
+            let bought = try await session.buyProduct(
+                identifier: "com.example.pro.yearly", options: [.billingPlanType(.monthly)])
+            #expect(CommitmentPlans.progress(of: bought) == "Payment 1 of 12")
+            #expect(bought.price == Decimal(string: "5.99"))
+            let entitlement = try #require(await Transaction.latest(for: "com.example.pro.yearly"))
+            #expect(CommitmentPlans.progress(of: try entitlement.payloadValue) == "Payment 1 of 12")
+        }
+    }
 }

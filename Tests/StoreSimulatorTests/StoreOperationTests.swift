@@ -91,6 +91,12 @@ private struct EveryOperation {
                 options: TestPurchaseOptions(purchaseDate: stores[0].now.addingTimeInterval(-3_600))),
             on: stores)
         #expect(dated.purchaseDate == stores[0].now.addingTimeInterval(-3_600))
+        let planned = try transaction(
+            .buyProductForTesting(
+                productID: "com.example.premium.yearly", account: "bob",
+                options: TestPurchaseOptions(billingPlan: .upFront)),
+            on: stores)
+        #expect(planned.billingPlan == .upFront)
         try perform(.setAutoRenew(false, transactionID: subscription.id), on: stores)
         try perform(.setAutoRenew(true, transactionID: subscription.id), on: stores)
         try perform(.requestPriceIncreaseConsent(subscription.id), on: stores)

@@ -10,4 +10,10 @@ extension Product.PurchaseOption {
         if case .testing(let options) = kind { return options }
         return nil
     }
+
+    /// The billing plan type this option asks for, if it is `.billingPlanType(_:)`.
+    package var billingPlanType: Product.SubscriptionInfo.BillingPlanType? {
+        if case .billingPlanType(let type) = kind { return type }
+        return nil
+    }
 }

@@ -1,5 +1,5 @@
 import ReceiptKit
-import StoreModels
+package import StoreModels
 
 extension Product.SubscriptionInfo {
     /// How a customer pays for a subscription: the whole period up front, or monthly with a twelve-month commitment
@@ -34,7 +34,7 @@ extension Product.SubscriptionInfo {
         }
 
         /// The store's plan of this type, if it is one of the two.
-        var kind: BillingPlan.Kind? {
+        package var kind: BillingPlan.Kind? {
             switch self {
             case .monthly: .monthly
             case .upFront: .upFront

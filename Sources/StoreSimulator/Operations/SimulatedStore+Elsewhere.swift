@@ -15,14 +15,14 @@ extension SimulatedStore {
     /// `options` are StoreKit Test's purchase options (`SKTestSession.buyProduct(identifier:options:)`): a purchase
     /// dated in the past, whose subscription renews (or expires) at each instant since as moving the clock would have,
     /// each renewal told to the devices; a promotional offer applied without a signature; an offer code's offer
-    /// (docs/decisions.md 107); a billing plan of the subscription (decision 109), of which a monthly one takes no offer.
+    /// (docs/decisions.md 107); a billing plan the product offers (docs/decisions.md 111).
     ///
     /// - Returns: the record that grants the purchase.
     /// - Throws: `unknownProduct`, or `invalidAction` for a quantity outside 1...10; for `options`, as
     ///   ``TestPurchaseOptions`` says: `invalidAction` for a date in the future or within the account's subscription,
-    ///   an offer the product lacks or the customer may not redeem, `invalidProductType` for an offer of a product
-    ///   that has none, `dateOutOfRange`, `tooManyRenewals`; `invalidAction` for a billing plan the product does not
-    ///   offer, or a monthly one with an offer.
+    ///   an offer the product lacks or the customer may not redeem, a billing plan the product does not offer (or a
+    ///   monthly one with an offer), `invalidProductType` for an offer or a billing plan of a product that has none,
+    ///   `dateOutOfRange`, `tooManyRenewals`.
     @discardableResult
     public func buyProduct(
         _ productID: String,
@@ -53,23 +53,17 @@ extension SimulatedStore {
                     .unknownProduct, "no product has identifier \(productID) in the store's catalog")
             }
             let offer = try state.testOffer(options, for: product, account: account)
+            let plan = try StoreState.testBillingPlan(options, for: product, offer: offer)
             let date = options.purchaseDate ?? now
             try state.checkPurchaseDate(
                 date, of: product, offer: offer, account: account, renews: options.renewsUntilNow, now: now)
+            let id = state.allocateTransactionID()
             let request = PaymentRequest(
                 productID: productID,
                 quantity: quantity,
                 applicationUsername: applicationUsername,
-                billingPlan: options.billingPlan
+                billingPlan: plan
             )
-            if case .failure(let failure) = StoreState.validateBillingPlan(request, for: product) {
-                throw StoreSimulatorError(.invalidAction, failure.message)
-            }
-            if options.billingPlan == .monthly, offer != nil {
-                throw StoreSimulatorError(
-                    .invalidAction, "a subscription billed monthly with a commitment takes no offer")
-            }
-            let id = state.allocateTransactionID()
             let granted = state.grant(
                 recordID: id,
                 request: request,

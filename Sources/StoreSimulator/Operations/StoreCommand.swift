@@ -141,7 +141,8 @@ enum StoreCommand: Sendable {
             writer.string(account)
             writer.optionalString(username)
             // The options: a flag byte (1 a purchase date follows, 2 it renews until now, 4 a billing plan follows),
-            // then the date, the promotional offer, the offer code and the plan (0 up front, 1 monthly).
+            // then the date, the promotional offer, the offer code and the plan (0 up front, 1 monthly). An entry
+            // without a plan is the one written before plans were.
             writer.byte(
                 (options.purchaseDate == nil ? 0 : 1) | (options.renewsUntilNow ? 2 : 0)
                     | (options.billingPlan == nil ? 0 : 4))

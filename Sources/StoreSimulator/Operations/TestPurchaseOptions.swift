@@ -3,10 +3,11 @@ public import StoreModels
 
 /// What StoreKit Test's purchase options ask of a purchase made outside the app
 /// (``SimulatedStore/buyProduct(_:quantity:account:applicationUsername:options:)``): a purchase dated in the past, with
-/// or without the renewals since, and a promotional offer or an offer code applied without a signature.
+/// or without the renewals since, a promotional offer or an offer code applied without a signature, and a billing plan.
 ///
 /// `SKTestSession.buyProduct(identifier:options:)` builds one from `Product.PurchaseOption.purchaseDate(_:renewalBehavior:)`,
-/// `.promotionalOffer(id:)` and `.codeOffer(referenceName:)`. The default asks for nothing: a purchase now.
+/// `.promotionalOffer(id:)`, `.codeOffer(referenceName:)` and `.billingPlanType(_:)`. The default asks for nothing: a
+/// purchase now.
 public struct TestPurchaseOptions: Sendable, Hashable {
     /// When the purchase was made; `nil` for now. It may not be in the future (docs/decisions.md).
     public var purchaseDate: Date?
@@ -17,8 +18,8 @@ public struct TestPurchaseOptions: Sendable, Hashable {
     public var promotionalOfferID: String?
     /// The reference name of an offer code of the subscription to redeem.
     public var offerCodeReferenceName: String?
-    /// The billing plan of an auto-renewable subscription to buy under (one of its configuration's `billingPlans`);
-    /// `nil` for the subscription's default plan (docs/decisions.md 109).
+    /// The billing plan of the subscription to buy (one the product offers; docs/decisions.md 109), or `nil` for the
+    /// plan a purchase gets by default.
     public var billingPlan: BillingPlan.Kind?
 
     /// Creates options.
