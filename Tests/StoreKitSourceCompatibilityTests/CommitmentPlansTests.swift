@@ -19,12 +19,7 @@ struct CommitmentPlansTests {
 
     @Test("the paywall shows both plans, and buying monthly gives payment 1 of 12 with the commitment's end")
     func buyMonthly() async throws {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
-        try Data(Self.configuration.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "CommitmentPlansTests")))
-        let session = try SKTestSession(contentsOf: url, store: store)
-        session.disableDialogs = true
+        let session = try makeTestSession(Self.configuration, label: "CommitmentPlansTests")
         try await StoreKitEnvironment.withStore(session.store) {
             let pro = try #require(try await Product.products(for: ["com.example.pro.yearly"]).first)
             #expect(
@@ -45,12 +40,7 @@ struct CommitmentPlansTests {
 
     @Test("a test buys the monthly plan outside the app, as on another device, and the app sees payment 1 of 12")
     func buyMonthlyOutsideTheApp() async throws {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
-        try Data(Self.configuration.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "CommitmentPlansTests.outside")))
-        let session = try SKTestSession(contentsOf: url, store: store)
-        session.disableDialogs = true
+        let session = try makeTestSession(Self.configuration, label: "CommitmentPlansTests.outside")
         try await StoreKitEnvironment.withStore(session.store) {
             let bought = try await session.buyProduct(
                 identifier: "com.example.pro.yearly", options: [.billingPlanType(.monthly)])

@@ -15,12 +15,7 @@ struct RenewalSummaryTests {
 
     @Test("the summary follows the subscription from never bought to subscribed to expired")
     func summary() async throws {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
-        try Data(Self.configuration.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "RenewalSummaryTests")))
-        let session = try SKTestSession(contentsOf: url, store: store)
-        session.disableDialogs = true
+        let session = try makeTestSession(Self.configuration, label: "RenewalSummaryTests")
         try await StoreKitEnvironment.withStore(session.store) {
             let yearly = try #require(try await Product.products(for: ["com.example.plus.yearly"]).first)
             let subscription: SubscriptionInfo = try #require(yearly.subscription)

@@ -33,13 +33,7 @@ struct SubscriptionOffersTests {
 
     /// A session over a store of this test's own, on the file above.
     func makeSession() throws -> SKTestSession {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
-        try Data(Self.configuration.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "SubscriptionOffersTests")))
-        let session = try SKTestSession(contentsOf: url, store: store)
-        session.disableDialogs = true
-        return session
+        try makeTestSession(Self.configuration, label: "SubscriptionOffersTests")
     }
 
     func product(_ id: String) async throws -> Product {

@@ -16,12 +16,7 @@ struct WinBackOffersTests {
 
     @Test("a customer who left is offered the win-back offer, and redeeming it gives a win-back transaction")
     func redeem() async throws {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(UUID().uuidString).storekit")
-        try Data(Self.configuration.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let store = SimulatedStore(lane: .dispatch(DispatchQueue(label: "WinBackOffersTests")))
-        let session = try SKTestSession(contentsOf: url, store: store)
-        session.disableDialogs = true
+        let session = try makeTestSession(Self.configuration, label: "WinBackOffersTests")
         try await StoreKitEnvironment.withStore(session.store) {
             let plus = try #require(try await Product.products(for: ["com.example.plus.monthly"]).first)
             #expect(plus.subscription?.winBackOffers.map(\.type) == [.winBack])
