@@ -83,6 +83,34 @@ struct PromotionalOfferSignatureTests {
         }
     }
 
+    @Test(
+        "Product.SubscriptionOffer.Signature (iOS 17.4) carries the same signature: a good one buys, a stale one fails")
+    func signatureValue() async throws {
+        let store = try await Self.eligibleStore()
+        let signer = PromotionalOfferSigner.test(appBundleID: store.app.bundleIdentifier)
+        let nonce = UUID()
+        let timestamp = Self.millis(store)
+        let data = try signer.signature(
+            productID: Self.monthly, offerID: Self.offerID, appAccountToken: nil, nonce: nonce, timestamp: timestamp)
+        let good = Product.SubscriptionOffer.Signature(
+            keyID: signer.keyID, nonce: nonce, timestamp: timestamp, signature: data)
+        var stale = good
+        stale.timestamp -= 1
+        try await StoreKitEnvironment.withStore(store) {
+            await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
+                _ = try await product(Self.monthly).purchase(options: [
+                    .promotionalOffer(offerID: Self.offerID, signature: stale)
+                ])
+            }
+            let transaction = try purchased(
+                try await product(Self.monthly).purchase(options: [
+                    .promotionalOffer(offerID: Self.offerID, signature: good)
+                ]))
+            #expect(transaction.offer?.type == .promotional)
+            #expect(transaction.offer?.id == Self.offerID)
+        }
+    }
+
     @Test("StoreKit 1: a payment discount signed with the test key is purchased; a forged one fails invalidSignature")
     func storeKit1() async throws {
         let store = try await Self.eligibleStore()
