@@ -78,6 +78,17 @@ extension StoreKitClient {
         }
     }
 
+    /// The status of the subscription a transaction of the account belongs to, or nil for a transaction of another
+    /// account, of no subscription, or unknown.
+    func status(transactionID: UInt64) async throws -> Product.SubscriptionInfo.Status? {
+        try controls.check(.subscriptionStatus)
+        await store.idle()
+        guard let record = store.transaction(transactionID), record.account == account,
+            let groupID = store.catalog.product(record.productID)?.subscription?.groupID
+        else { return nil }
+        return statusesNow(groupID: groupID).first { $0.transaction.unsafePayloadValue.originalID == record.originalID }
+    }
+
     func isEligibleForIntroOffer(groupID: String) async -> Bool {
         await store.idle()
         return store.isEligibleForIntroductoryOffer(groupID: groupID, account: account)

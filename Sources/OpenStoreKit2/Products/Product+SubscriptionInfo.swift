@@ -76,6 +76,16 @@ extension Product {
             try await StoreKitEnvironment.current.statuses(groupID: groupID)
         }
 
+        /// The status of the subscription that a transaction belongs to (iOS 18.4): the status of its group whose
+        /// transaction has the same original transaction, or nil when the transaction is not the customer's or not an
+        /// auto-renewable subscription's.
+        ///
+        /// - Parameter transactionID: The identifier of any transaction of the subscription.
+        /// - Returns: The subscription's status, or nil.
+        public static func status(transactionID: UInt64) async throws -> SubscriptionStatus? {
+            try await StoreKitEnvironment.current.status(transactionID: transactionID)
+        }
+
         /// Two infos are equal when they describe the same subscription.
         public static func == (lhs: SubscriptionInfo, rhs: SubscriptionInfo) -> Bool {
             lhs.introductoryOffer == rhs.introductoryOffer && lhs.promotionalOffers == rhs.promotionalOffers
