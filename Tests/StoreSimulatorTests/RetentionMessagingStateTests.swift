@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import StoreModels
 import TestSupport
 import Testing
@@ -109,5 +110,42 @@ struct RetentionMessagingStateTests {
         #expect(again.retentionMessaging.realtimeURL == nil)
         #expect(again.retentionMessaging.messages == before.messages)
         try again.close()
+    }
+
+    @Test("What customers were shown is one row each, written once: a compaction writes only the new ones")
+    func shownRows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        var store = try SimulatedStore(statePath: path, lane: .manual)
+        let original = try store.buyProduct(Self.monthly, account: "alice").originalID
+        for _ in 0..<3 { try store.changeRetentionMessaging(Self.flow(original, nil)) }
+        try store.compact()
+        let firstRows = try Self.rows(at: path, store: &store)
+        #expect(firstRows.shown.count == 3)
+        #expect(!firstRows.retentionRow.contains("shown"), "the Retention Messaging row does not hold what was shown")
+        for _ in 0..<2 { try store.changeRetentionMessaging(Self.flow(original, nil, locale: "fr-FR")) }
+        try store.compact()
+        let secondRows = try Self.rows(at: path, store: &store)
+        #expect(secondRows.shown.count == 5)
+        #expect(secondRows.shown.prefix(3) == firstRows.shown[...], "the rows written before are left as they were")
+        #expect(store.retentionMessaging.shown.map(\.locale) == ["en-US", "en-US", "en-US", "fr-FR", "fr-FR"])
+        try store.close()
+    }
+
+    /// Closes `store`, reads the rows of what was shown and the Retention Messaging row of its file, and opens it again.
+    static func rows(at path: String, store: inout SimulatedStore) throws -> (shown: [[UInt8]], retentionRow: String) {
+        try store.close()
+        let database = try LedgerDatabase(path: path)
+        let result = try database.read { txn in
+            (
+                try txn.all(in: StoreTables.Table.retentionShown.rawValue).map(\.value),
+                String(
+                    decoding: try txn.value(forKey: "retentionMessaging", in: StoreTables.Table.values.rawValue) ?? [],
+                    as: UTF8.self)
+            )
+        }
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        return result
     }
 }

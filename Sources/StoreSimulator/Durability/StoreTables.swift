@@ -32,6 +32,10 @@ struct StoreTables: Sendable {
         /// (``MassRenewalExtension/key(productID:requestIdentifier:)``), the value ``MassRenewalExtension`` as JSON.
         /// Absent from files written before it, which read as having none.
         case massExtensions = "openstorekit.store.mass-extensions"
+        /// What a customer who opened the cancellation flow was shown (``RetentionMessaging/shown``), one row each,
+        /// written once: the key is its place, 20 digits from 0, the value ``ShownRetentionMessage`` as JSON. Absent
+        /// from files written before it, which read as having shown nothing (or hold it in the Retention Messaging row).
+        case retentionShown = "openstorekit.store.retention-shown"
     }
 
     /// Meta keys of the scalar parts.
@@ -58,6 +62,9 @@ struct StoreTables: Sendable {
     /// What the file holds for the values and counters, compared with the state's at each compaction so that only
     /// those that changed are written (a few rows; the tables of rows follow the state's notes of what changed).
     private var values: [String: [UInt8]] = [:]
+    /// How many of ``RetentionMessaging/shown`` the file holds as rows of ``Table/retentionShown``: a compaction writes
+    /// the ones after them.
+    private var shownWritten = 0
     private var counters: [String: Int64] = [:]
 
     // MARK: Reading
@@ -186,6 +193,19 @@ struct StoreTables: Sendable {
                 row = key
                 state.massExtensions[key] = try JSONDecoder().decode(MassRenewalExtension.self, from: Data(bytes))
             }
+            table = .retentionShown
+            var shown: [ShownRetentionMessage] = []
+            try txn.forEach(in: Table.retentionShown.rawValue) { key, bytes in
+                row = key
+                guard key == Self.shownKey(shown.count) else {
+                    throw Unreadable(description: "the key is not the next place, \(Self.shownKey(shown.count))")
+                }
+                shown.append(try JSONDecoder().decode(ShownRetentionMessage.self, from: Data(bytes)))
+            }
+            if state.retentionMessaging.shown.isEmpty {
+                state.retentionMessaging.shown = shown
+                tables.shownWritten = shown.count
+            }
             table = .nonces
             try txn.forEach(in: Table.nonces.rawValue) { key, _ in state.usedNonces.insert(key) }
             table = .expiredReceipts
@@ -268,6 +288,7 @@ struct StoreTables: Sendable {
             try txn.put(try json(row, encoder), forKey: slotKey(slot), in: Table.subscriptions.rawValue)
         }
         try writeRows(txn, state: &state, all: true, encoder: encoder)
+        try tables.writeShown(txn, state: state, encoder: encoder)
         try tables.writeValues(txn, state: state, time: time, through: through, encoder: encoder)
         return tables
     }
@@ -296,7 +317,32 @@ struct StoreTables: Sendable {
             try txn.put(try Self.json(row, encoder), forKey: Self.slotKey(slot), in: Table.subscriptions.rawValue)
         }
         try Self.writeRows(txn, state: &state, all: false, encoder: encoder)
+        try writeShown(txn, state: state, encoder: encoder)
         try writeValues(txn, state: state, time: time, through: through, encoder: encoder)
+    }
+
+    /// Writes the rows of what customers were shown since the last call: the list only grows, so those after the ones
+    /// written (all of them again if it is shorter than what was written, as after a state replaced by another).
+    private mutating func writeShown(
+        _ txn: borrowing LedgerWriteTransaction, state: StoreState, encoder: JSONEncoder
+    ) throws {
+        let shown = state.retentionMessaging.shown
+        if shown.count < shownWritten {
+            _ = try txn.removeAll(in: Table.retentionShown.rawValue)
+            shownWritten = 0
+        }
+        for index in shownWritten..<shown.count {
+            try txn.put(
+                try Self.json(shown[index], encoder), forKey: Self.shownKey(index), in: Table.retentionShown.rawValue)
+        }
+        shownWritten = shown.count
+    }
+
+    /// The key of the row of what the customer was shown at `index` of ``RetentionMessaging/shown``: 20 digits, so
+    /// that the rows sort in order.
+    static func shownKey(_ index: Int) -> String {
+        let digits = String(index)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
     }
 
     private static func putRecord(_ txn: borrowing LedgerWriteTransaction, _ record: TransactionRecord) throws {

@@ -147,13 +147,40 @@ public struct RetentionMessaging: Sendable, Equatable, Codable {
     public internal(set) var defaultMessages: [DefaultMessage] = []
     /// The URL of the developer's Get Retention Message endpoint, if configured.
     public internal(set) var realtimeURL: String?
-    /// What customers were shown, oldest first.
+    /// What customers were shown, oldest first. Not part of this value's JSON: a state file keeps each in a row of its
+    /// own, written once (``StoreTables``), so that what a compaction writes does not grow with it.
     public internal(set) var shown: [ShownRetentionMessage] = []
     /// The performance tests run, oldest first.
     public internal(set) var performanceTests: [RetentionPerformanceTest] = []
 
     /// Nothing set up.
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case images, messages, defaultMessages, realtimeURL, shown, performanceTests
+    }
+
+    /// Decodes what a state file's row holds; `shown` is read when present, as rows written before it moved to a
+    /// table of its own hold it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        images = try container.decode([Image].self, forKey: .images)
+        messages = try container.decode([Message].self, forKey: .messages)
+        defaultMessages = try container.decode([DefaultMessage].self, forKey: .defaultMessages)
+        realtimeURL = try container.decodeIfPresent(String.self, forKey: .realtimeURL)
+        shown = try container.decodeIfPresent([ShownRetentionMessage].self, forKey: .shown) ?? []
+        performanceTests = try container.decode([RetentionPerformanceTest].self, forKey: .performanceTests)
+    }
+
+    /// Encodes everything but ``shown``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(images, forKey: .images)
+        try container.encode(messages, forKey: .messages)
+        try container.encode(defaultMessages, forKey: .defaultMessages)
+        try container.encodeIfPresent(realtimeURL, forKey: .realtimeURL)
+        try container.encode(performanceTests, forKey: .performanceTests)
+    }
 
     /// The image with an identifier.
     public func image(_ identifier: UUID) -> Image? { images.first { $0.identifier == identifier } }
