@@ -148,7 +148,7 @@ public struct RetentionMessaging: Sendable, Equatable, Codable {
     /// The URL of the developer's Get Retention Message endpoint, if configured.
     public internal(set) var realtimeURL: String?
     /// What customers were shown, oldest first. Not part of this value's JSON: a state file keeps each in a row of its
-    /// own, written once (``StoreTables``), so that what a compaction writes does not grow with it.
+    /// own, written once, so that what a compaction writes does not grow with it.
     public internal(set) var shown: [ShownRetentionMessage] = []
     /// The performance tests run, oldest first.
     public internal(set) var performanceTests: [RetentionPerformanceTest] = []
