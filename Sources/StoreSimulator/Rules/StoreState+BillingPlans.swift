@@ -4,31 +4,60 @@ import StoreModels
 /// Billing plans (docs/decisions.md 109): which plan a payment buys, and how a period billed monthly stands in its
 /// commitment. One rule for purchases, renewals and the signed values.
 extension StoreState {
-    /// The plan a payment asks for, or the failure that refuses it: a plan named by a payment must be one the product
-    /// offers (an enabled plan of the configuration, or the up-front plan of a subscription that names none). A
-    /// monthly plan applies no offer: a payment that names one with a monthly plan is refused too.
+    /// Why a billing plan cannot be bought: the one rule of purchases in the app and of StoreKit Test's purchases.
+    enum BillingPlanRefusal: Error, Equatable {
+        /// The product is not an auto-renewable subscription.
+        case notASubscription
+        /// The subscription offers no plan of the kind; the kinds it offers, joined by commas.
+        case notOffered(offered: String)
+        /// A monthly plan with an offer.
+        case monthlyWithOffer
+
+        /// What went wrong, for `product` and a plan of kind `kind`.
+        func message(product: ProductDefinition, kind: BillingPlan.Kind) -> String {
+            switch self {
+            case .notASubscription:
+                "\(product.id) is not an auto-renewable subscription; it has no billing plans"
+            case .notOffered(let offered):
+                "\(product.id) offers no \(kind.rawValue) billing plan (it offers \(offered))"
+            case .monthlyWithOffer:
+                "a subscription billed monthly with a commitment takes no offer"
+            }
+        }
+    }
+
+    /// The plan of kind `kind` a purchase of `product` buys, or why it cannot: it must be one the product offers (an
+    /// enabled plan of the configuration, or the up-front plan of a subscription that names none), and a monthly plan
+    /// applies no offer.
+    static func billingPlan(_ kind: BillingPlan.Kind, of product: ProductDefinition, withOffer: Bool)
+        -> Result<BillingPlan, BillingPlanRefusal>
+    {
+        guard product.type == .autoRenewableSubscription, let info = product.subscription else {
+            return .failure(.notASubscription)
+        }
+        guard let plan = info.plan(kind, price: product.price) else {
+            return .failure(
+                .notOffered(offered: info.plans(price: product.price).map(\.kind.rawValue).joined(separator: ", ")))
+        }
+        if kind == .monthly, withOffer { return .failure(.monthlyWithOffer) }
+        return .success(plan)
+    }
+
+    /// The plan a payment asks for, or the failure that refuses it (``billingPlan(_:of:withOffer:)``):
+    /// `invalidOfferIdentifier` for a monthly plan with an offer, else `paymentInvalid`.
     static func validateBillingPlan(_ request: PaymentRequest, for product: ProductDefinition)
         -> Result<BillingPlan?, StoreFailure>
     {
         guard let kind = request.billingPlan else { return .success(nil) }
-        guard product.type == .autoRenewableSubscription, let info = product.subscription else {
-            return .failure(
-                StoreFailure(
-                    .paymentInvalid, "\(product.id) is not an auto-renewable subscription; it has no billing plans"))
-        }
-        guard let plan = info.plan(kind, price: product.price) else {
-            let offered = info.plans(price: product.price).map(\.kind.rawValue).joined(separator: ", ")
-            return .failure(
-                StoreFailure(
-                    .paymentInvalid, "\(product.id) offers no \(kind.rawValue) billing plan (it offers \(offered))"))
-        }
-        if kind == .monthly,
+        let withOffer =
             request.discount != nil || request.winBackOfferID != nil || request.signedPromotionalOffer != nil
-        {
-            return .failure(
-                StoreFailure(.invalidOfferIdentifier, "a subscription billed monthly with a commitment takes no offer"))
+        switch billingPlan(kind, of: product, withOffer: withOffer) {
+        case .success(let plan):
+            return .success(plan)
+        case .failure(let refusal):
+            let code: StoreErrorCode = refusal == .monthlyWithOffer ? .invalidOfferIdentifier : .paymentInvalid
+            return .failure(StoreFailure(code, refusal.message(product: product, kind: kind)))
         }
-        return .success(plan)
     }
 
     /// The plan a subscription's purchase records: the plan asked for, else the up-front plan (the first plan listed

@@ -137,7 +137,7 @@ extension StoreState {
 
 extension StoreState {
     /// The billing plan StoreKit Test's options ask of a purchase made outside the app, refused as a purchase in the
-    /// app refuses it (`validateBillingPlan`; docs/decisions.md 111).
+    /// app refuses it (`billingPlan(_:of:withOffer:)`; docs/decisions.md 111).
     ///
     /// - Throws: `invalidProductType` for a plan of a product that is not an auto-renewable subscription,
     ///   `invalidAction` for a plan the product does not offer, or a monthly plan with an offer.
@@ -145,16 +145,10 @@ extension StoreState {
         throws(StoreSimulatorError) -> BillingPlan.Kind?
     {
         guard let kind = options.billingPlan else { return nil }
-        guard product.type == .autoRenewableSubscription else {
+        if case .failure(let refusal) = billingPlan(kind, of: product, withOffer: offer != nil) {
             throw StoreSimulatorError(
-                .invalidProductType, "\(product.id) is not an auto-renewable subscription; it has no billing plans")
-        }
-        let request = PaymentRequest(productID: product.id, billingPlan: kind)
-        if case .failure(let failure) = validateBillingPlan(request, for: product) {
-            throw StoreSimulatorError(.invalidAction, failure.message)
-        }
-        if kind == .monthly, offer != nil {
-            throw StoreSimulatorError(.invalidAction, "a subscription billed monthly with a commitment takes no offer")
+                refusal == .notASubscription ? .invalidProductType : .invalidAction,
+                refusal.message(product: product, kind: kind))
         }
         return kind
     }
