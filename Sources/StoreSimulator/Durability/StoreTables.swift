@@ -197,8 +197,9 @@ struct StoreTables: Sendable {
             var shown: [ShownRetentionMessage] = []
             try txn.forEach(in: Table.retentionShown.rawValue) { key, bytes in
                 row = key
-                guard key == Self.shownKey(shown.count) else {
-                    throw Unreadable(description: "the key is not the next place, \(Self.shownKey(shown.count))")
+                guard key == RecordRow.key(UInt64(shown.count)) else {
+                    throw Unreadable(
+                        description: "the key is not the next place, \(RecordRow.key(UInt64(shown.count)))")
                 }
                 shown.append(try JSONDecoder().decode(ShownRetentionMessage.self, from: Data(bytes)))
             }
@@ -333,16 +334,10 @@ struct StoreTables: Sendable {
         }
         for index in shownWritten..<shown.count {
             try txn.put(
-                try Self.json(shown[index], encoder), forKey: Self.shownKey(index), in: Table.retentionShown.rawValue)
+                try Self.json(shown[index], encoder), forKey: RecordRow.key(UInt64(index)),
+                in: Table.retentionShown.rawValue)
         }
         shownWritten = shown.count
-    }
-
-    /// The key of the row of what the customer was shown at `index` of ``RetentionMessaging/shown``: 20 digits, so
-    /// that the rows sort in order.
-    static func shownKey(_ index: Int) -> String {
-        let digits = String(index)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
     }
 
     private static func putRecord(_ txn: borrowing LedgerWriteTransaction, _ record: TransactionRecord) throws {
