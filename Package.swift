@@ -4,7 +4,8 @@ import PackageDescription
 // OpenStoreKit: StoreKit 1's payment queue for Linux over a simulated App Store.
 // No package dependencies: the toolchain, plus OpenSSL and SQLite as system libraries, and GNU libmicrohttpd for the
 // App Store server side, built only with the package trait `Server` (`swift build --traits Server`), so that a machine
-// without libmicrohttpd's headers builds everything else.
+// without libmicrohttpd's headers builds everything else. Likewise libpq, for Ledger databases on a PostgreSQL server,
+// only with the trait `Postgres`.
 let package = Package(
     name: "OpenStoreKit",
     products: [
@@ -30,7 +31,10 @@ let package = Package(
     traits: [
         .trait(
             name: "Server",
-            description: "The App Store Server API and Server Notifications V2 over HTTP (needs libmicrohttpd-dev)")
+            description: "The App Store Server API and Server Notifications V2 over HTTP (needs libmicrohttpd-dev)"),
+        .trait(
+            name: "Postgres",
+            description: "Ledger databases on a PostgreSQL server, named by a postgresql:// URL (needs libpq-dev)"),
     ],
     targets: [
         .systemLibrary(
@@ -48,9 +52,17 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"]), .yum(["libmicrohttpd-devel"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"]), .yum(["libpq-devel"])]
+        ),
         .target(name: "StoreModels"),
         .target(name: "ReceiptKit", dependencies: ["StoreModels", "COpenSSL"]),
-        .target(name: "Ledger", dependencies: ["CSQLite"]),
+        // Without the trait `Postgres`, nothing imports CLibPQ: `LedgerDatabase(url:)` then refuses every URL.
+        .target(
+            name: "Ledger",
+            dependencies: ["CSQLite", .target(name: "CLibPQ", condition: .when(traits: ["Postgres"]))]),
         .target(name: "StoreSimulator", dependencies: ["StoreModels", "ReceiptKit", "Ledger"]),
         .target(name: "OpenStoreKit", dependencies: ["StoreModels", "ReceiptKit", "Ledger", "StoreSimulator"]),
         // StoreKit 2 sits beside StoreKit 1, not on it: both are faces of the simulated store.

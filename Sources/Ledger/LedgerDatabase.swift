@@ -13,8 +13,8 @@ internal import Synchronization
     private func currentThreadID() -> UInt { UInt(bitPattern: pthread_self()) }
 #endif
 
-/// Durable state in one SQLite file: named collections of keyed byte values, a meta key/value table, append-only
-/// logs and stamps, read and written in transactions.
+/// Durable state in one SQLite file, or in a schema of a PostgreSQL server: named collections of keyed byte values, a
+/// meta key/value table, append-only logs and stamps, read and written in transactions.
 ///
 /// ```swift
 /// let db = try LedgerDatabase(path: "/var/lib/store/state.sqlite")
@@ -38,6 +38,11 @@ internal import Synchronization
 /// the time of an `fsync`). A body that calls back into the same database gets ``LedgerError/Code/reentrantCall``
 /// (use the transaction it was given instead).
 ///
+/// **On a PostgreSQL server.** `init(url:options:)` opens a database kept in tables of a server's schema
+/// (`postgresql://` URLs, built with the package trait `Postgres`), with the same API and semantics, and used by one
+/// `LedgerDatabase` at a time across processes. docs/durable-state.md describes the differences (durability, sequence
+/// gaps, the checks on open).
+///
 /// **Files.** Besides the database file SQLite keeps `<path>-wal` and `<path>-shm` beside it; copy or move all three
 /// together. A damaged, truncated or foreign file, or one from a newer release, is refused with a ``LedgerError``
 /// and never modified, reset or deleted.
@@ -45,8 +50,11 @@ public final class LedgerDatabase: Sendable {
     /// The schema version this release creates and migrates to.
     public static let currentSchemaVersion = Schema.currentVersion
 
-    /// The absolute path of the database file, or `nil` for an in-memory database.
+    /// The absolute path of the database file, or `nil` for an in-memory database or one on a PostgreSQL server.
     public let path: String?
+    /// Where the database is, safe to print: the absolute path of a file, the URL of a database on a PostgreSQL server
+    /// with any password removed, or `in-memory` for an in-memory database.
+    public let location: String
     /// The options the database was opened with.
     public let options: LedgerOptions
 
@@ -90,6 +98,7 @@ public final class LedgerDatabase: Sendable {
         let absolute = try Self.resolvedPath(of: path)
         let connection = try DatabaseOpener.open(path: absolute, options: options)
         self.path = absolute
+        self.location = absolute
         self.options = options
         self.state = Mutex(State(connection: connection))
     }
@@ -116,6 +125,7 @@ public final class LedgerDatabase: Sendable {
         let absolute = try Self.resolvedPath(of: path)
         let connection = try DatabaseOpener.open(path: absolute, options: options, check: check)
         self.path = absolute
+        self.location = absolute
         self.options = options
         self.state = Mutex(State(connection: connection))
     }
@@ -134,6 +144,7 @@ public final class LedgerDatabase: Sendable {
     private init(inMemoryWith options: LedgerOptions) throws(LedgerError) {
         let connection = try DatabaseOpener.openInMemory(options: options)
         self.path = nil
+        self.location = "in-memory"
         self.options = options
         self.state = Mutex(State(connection: connection))
     }

@@ -1,7 +1,8 @@
 /// The one error type of the Ledger module.
 ///
 /// Compare errors by ``code`` (``Code`` values have stable numbers that are never reused); ``detail`` is a
-/// human-readable explanation that names the file, the SQLite extended result code when there is one, and what to do.
+/// human-readable explanation that names the file (or the server URL, without its password), the SQLite extended result
+/// code or PostgreSQL SQLSTATE when there is one, and what to do.
 /// Its wording may change between releases. Two errors are equal when their codes are equal, so tests can write
 /// `#expect(throws: LedgerError(code: .corrupt)) { ... }`.
 public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -22,6 +23,8 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             case transactionAborted = 12
             case sqliteFailure = 13
             case reentrantCall = 14
+            case inUse = 15
+            case serverFailure = 16
         }
 
         private let backing: Backing
@@ -68,6 +71,12 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         /// 14: a transaction body called back into the database it runs in (``LedgerDatabase/read(_:)``,
         /// ``LedgerDatabase/write(_:)``, a group write or a flush); use the transaction passed to the body instead.
         public static let reentrantCall = Code(.reentrantCall)
+        /// 15: the database on a PostgreSQL server is in use by another `LedgerDatabase` (in this process or
+        /// another); a database on a server has one user at a time. The detail names the server process that holds
+        /// it when the server says. It was not modified.
+        public static let inUse = Code(.inUse)
+        /// 16: any other failure reported by a PostgreSQL server; the detail holds its SQLSTATE and message.
+        public static let serverFailure = Code(.serverFailure)
     }
 
     /// What went wrong, as a stable code.
@@ -75,7 +84,8 @@ public struct LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A human-readable explanation naming the file, the SQLite extended result code if any, and what to do.
     /// Not stable: do not match on it.
     public let detail: String
-    /// The database file concerned, or `nil` for an in-memory database.
+    /// The database file concerned, the URL of a database on a PostgreSQL server (without its password), or `nil` for
+    /// an in-memory database.
     public let path: String?
     /// SQLite's extended result code (for example 11 `SQLITE_CORRUPT`, 2067 `SQLITE_CONSTRAINT_UNIQUE`), if SQLite
     /// reported the failure.

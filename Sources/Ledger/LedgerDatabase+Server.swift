@@ -1,0 +1,94 @@
+internal import Foundation
+
+extension LedgerDatabase {
+    /// Whether `location` names a database on a PostgreSQL server: it starts with `postgresql://` or `postgres://`.
+    ///
+    /// A caller that accepts either a file path or a server URL (a command-line option, a configuration value) uses
+    /// it to choose between `init(path:options:)` and `init(url:options:)`.
+    /// - Parameter location: A file path or a URL.
+    /// - Returns: `true` for a PostgreSQL connection URL.
+    public static func isServerURL(_ location: String) -> Bool {
+        location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
+    }
+
+    /// Opens the Ledger database in the current schema of a PostgreSQL server (the first schema of the connection's
+    /// `search_path`), creating its tables if the schema has none of them.
+    ///
+    /// The database has the API and semantics of a file database, in tables named `ledger_*`. An existing database
+    /// is checked before anything is written: its identity and schema version (a foreign or newer one is refused and
+    /// left untouched) and its tables. It is used by one `LedgerDatabase` at a time, across processes: while this
+    /// one is alive, another open of the same schema is refused with ``LedgerError/Code/inUse``. Needs the package
+    /// trait `Postgres`; without it every URL is refused with ``LedgerError/Code/cannotOpen``.
+    /// - Parameters:
+    ///   - url: A libpq connection URL, `postgresql://[user[:password]@][host][:port][/database][?parameters]`
+    ///     (for example `postgresql:///store?host=/var/run/postgresql`). Unless it says otherwise, the connection
+    ///     gives up after 10 seconds (`connect_timeout`) and names itself `openstorekit` (`application_name`).
+    ///     ``location`` holds it without its password.
+    ///   - options: Durability and lock waiting, mapped to the server's settings as ``LedgerOptions`` describes.
+    /// - Throws: ``LedgerError``: ``LedgerError/Code/cannotOpen`` (the server cannot be reached or refused the
+    ///   connection), ``LedgerError/Code/inUse``, ``LedgerError/Code/notALedger``,
+    ///   ``LedgerError/Code/newerSchema`` or ``LedgerError/Code/corrupt`` for a schema that is refused (it is left
+    ///   untouched), ``LedgerError/Code/serverFailure`` and the like. Every error names the URL without its password.
+    public convenience init(url: String, options: LedgerOptions = LedgerOptions()) throws(LedgerError) {
+        do {
+            try self.init(url: url, options: options, checkingExisting: { _ in })
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            // Without a caller's check, only LedgerError is thrown.
+            throw LedgerError(code: .serverFailure, detail: "Opening \(Self.redactedURL(url)): \(error)")
+        }
+    }
+
+    /// Opens the Ledger database in the current schema of a PostgreSQL server as `init(url:options:)` does, letting
+    /// the caller refuse an existing database before anything is written to it.
+    ///
+    /// When the schema already holds a Ledger database, `check` runs after Ledger's own checks (identity, schema
+    /// version, tables) and before the first write, in one read-only transaction. If `check` throws, the database
+    /// is left exactly as it was and the error is rethrown unchanged. `check` is not called for a schema without
+    /// Ledger tables (a new database).
+    /// - Parameters:
+    ///   - url: A libpq connection URL, as for `init(url:options:)`.
+    ///   - options: Durability and lock waiting.
+    ///   - check: Reads the existing database and throws to refuse it.
+    /// - Throws: What `check` threw, unchanged, or a ``LedgerError`` as `init(url:options:)` does.
+    public convenience init(
+        url: String, options: LedgerOptions = LedgerOptions(),
+        checkingExisting check: (borrowing LedgerReadTransaction) throws -> Void
+    ) throws {
+        let location = Self.redactedURL(url)
+        #if Postgres
+            throw LedgerError(
+                code: .cannotOpen, detail: "Opening \(location): PostgreSQL support is not implemented yet.",
+                path: location)
+        #else
+            throw LedgerError(
+                code: .cannotOpen,
+                detail: "Cannot open \(location): this build of OpenStoreKit has no PostgreSQL support. Build it with "
+                    + "the package trait Postgres (`swift build --traits Postgres`, needs libpq), or use a file path.",
+                path: location)
+        #endif
+    }
+
+    /// `url` without its password (in the user information or a `password` parameter), safe to print.
+    static func redactedURL(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        var result = String(url[..<schemeEnd.upperBound])
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") {
+            let user = authority[..<at]
+            result += user.firstIndex(of: ":").map { String(user[..<$0]) } ?? String(user)
+            result += authority[at...]
+        } else {
+            result += authority
+        }
+        let tail = rest[authorityEnd...]
+        guard let question = tail.firstIndex(of: "?") else { return result + tail }
+        result += tail[...question]
+        let parameters = tail[tail.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+        result += parameters.filter { !$0.lowercased().hasPrefix("password=") }.joined(separator: "&")
+        return result
+    }
+}
