@@ -38,11 +38,15 @@
             }
             let schema = schemaRows.text(0)
             let schemaOID = schemaRows.int64(1)
+            var created = false
             for _ in 0..<2 {
                 let tables = try ledgerTables(connection, schemaOID: schemaOID)
                 if let identity = tables[ServerSchema.identityTable] {
                     try takeForThisUser(connection, identityOID: identity, place: place)
-                    try validate(connection, tables: Set(tables.keys), schema: schema, place: place, check: check)
+                    // The caller's check reads existing databases only, not the one just created here.
+                    try validate(
+                        connection, tables: Set(tables.keys), schema: schema, place: place,
+                        check: created ? { _ in } : check)
                     return connection
                 }
                 guard tables.isEmpty else {
@@ -54,7 +58,7 @@
                             + "use another schema.",
                         path: connection.location)
                 }
-                try create(connection, schemaOID: schemaOID, place: place)
+                created = try create(connection, schemaOID: schemaOID)
             }
             throw LedgerError(
                 code: .serverFailure,
@@ -165,16 +169,16 @@
         }
 
         /// Creates the tables of a new database in one transaction, unless another process created them meanwhile.
-        private static func create(_ connection: ServerConnection, schemaOID: Int64, place: String) throws(LedgerError)
-        {
+        /// - Returns: Whether this call created them.
+        private static func create(_ connection: ServerConnection, schemaOID: Int64) throws(LedgerError) -> Bool {
             try connection.run(.beginImmediate)
             do throws(LedgerError) {
                 _ = try connection.execute(
                     "SELECT pg_advisory_xact_lock($1::int8)", [.integer(createLockClass << 32 | schemaOID)])
-                if try ledgerTables(connection, schemaOID: schemaOID).isEmpty {
-                    _ = try connection.execute(ServerSchema.create, context: "Creating the Ledger tables")
-                }
+                let isNew = try ledgerTables(connection, schemaOID: schemaOID).isEmpty
+                if isNew { _ = try connection.execute(ServerSchema.create, context: "Creating the Ledger tables") }
                 try connection.run(.commit)
+                return isNew
             } catch {
                 if connection.hasTransaction { try? connection.run(.rollback) }
                 throw error

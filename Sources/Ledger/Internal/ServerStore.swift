@@ -57,7 +57,7 @@
 
         func forEachValueByScan(collection: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
             try withCursor(
-                "SELECT value FROM ledger_records WHERE collection = $1::text", collection
+                "SELECT value FROM ledger_records WHERE collection = $1::bytea", collection
             ) { rows in
                 for row in 0..<rows.rowCount { try rows.withBytes(0, row: row, body) }
             }
