@@ -30,7 +30,7 @@ internal import Synchronization
 /// returned survives `kill -9` (and, with `full`, power loss). A write that threw applied nothing. Many writes can
 /// share one commit through a ``LedgerGroupCommitter``.
 ///
-/// **Thread safety.** The class is `Sendable`. It owns one SQLite connection inside a `Mutex`: every read, write,
+/// **Thread safety.** The class is `Sendable`. It owns one connection inside a `Mutex`: every read, write,
 /// group write and flush holds the mutex for its whole duration, so transactions run one at a time, in the order the
 /// callers obtained the mutex. That is the invariant that makes sharing the connection safe: the connection, its
 /// cached statements and the transaction values handed to bodies are used only while the mutex is held, and the
@@ -242,7 +242,7 @@ public final class LedgerDatabase: Sendable {
         for completion in outcome.completions { completion(outcome.groupResult) }
         if let error = outcome.error {
             // The body throws only LedgerError, and so do commits.
-            throw error as? LedgerError ?? LedgerError(code: .sqliteFailure, detail: "\(error)", path: path ?? location)
+            throw error as? LedgerError ?? LedgerError(code: .sqliteFailure, detail: "\(error)", path: reportedPath)
         }
         return sequence
     }
@@ -290,11 +290,14 @@ public final class LedgerDatabase: Sendable {
         guard lockOwner.load(ordering: .relaxed) == currentThreadID() else { return }
         throw LedgerError(
             code: .reentrantCall,
-            detail:
-                "A transaction body on \(path == nil ? "the in-memory database" : "'\(location)'") called back into the same database (read, write, "
-                + "group write or flush). Use the transaction passed to the body instead.",
-            path: path ?? (location == "in-memory" ? nil : location))
+            detail: "A transaction body on \(reportedPath.map { "'\($0)'" } ?? "the in-memory database") called back "
+                + "into the same database (read, write, group write or flush). Use the transaction passed to the body "
+                + "instead.",
+            path: reportedPath)
     }
+
+    /// What errors name in ``LedgerError/path``: the file, the server URL without password, or `nil` in memory.
+    private var reportedPath: String? { path ?? (location == "in-memory" ? nil : location) }
 
     // MARK: Internals (called with the mutex held)
 

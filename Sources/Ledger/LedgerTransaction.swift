@@ -12,32 +12,32 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     // MARK: Records
 
     /// The bytes stored under `key` in `collection`, or `nil` if there are none.
-    /// - Throws: ``LedgerError`` if SQLite fails (for example ``LedgerError/Code/corrupt``).
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails (for example ``LedgerError/Code/corrupt``).
     public func value(forKey key: String, in collection: String) throws(LedgerError) -> [UInt8]? {
         try store.value(key: key, collection: collection)
     }
 
     /// Whether `collection` holds a value under `key`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func containsValue(forKey key: String, in collection: String) throws(LedgerError) -> Bool {
         try store.contains(key: key, collection: collection)
     }
 
     /// The number of records in `collection` (0 for a collection that was never written).
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func count(in collection: String) throws(LedgerError) -> Int {
         try store.count(collection: collection)
     }
 
     /// Every record of `collection`, in `order`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func all(in collection: String, order: LedgerOrder = .key) throws(LedgerError) -> [LedgerRecord] {
         try store.all(collection: collection, order: order)
     }
 
     /// Calls `body` with each record of `collection` in `order`, one at a time, without loading the whole
     /// collection into memory. `body` must not modify `collection`.
-    /// - Throws: ``LedgerError`` if SQLite fails, or whatever `body` throws (which stops the iteration).
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails, or whatever `body` throws (which stops the iteration).
     public func forEach(
         in collection: String, order: LedgerOrder = .key, _ body: (_ key: String, _ value: [UInt8]) throws -> Void
     ) throws {
@@ -48,7 +48,7 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     /// whole records table once instead of looking each row up through the index: the fastest way to read a
     /// collection that holds most of the table (for a small collection beside large ones, use
     /// ``forEach(in:order:_:)``). The bytes are valid only during the call. `body` must not modify `collection`.
-    /// - Throws: ``LedgerError`` if SQLite fails, or whatever `body` throws (which stops the iteration).
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails, or whatever `body` throws (which stops the iteration).
     package func forEachValueByScan(
         in collection: String, _ body: (_ value: UnsafeRawBufferPointer) throws -> Void
     ) throws {
@@ -56,7 +56,7 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     }
 
     /// The names of all collections that hold at least one record, sorted by their UTF-8 bytes.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func collections() throws(LedgerError) -> [String] {
         try store.collections()
     }
@@ -90,7 +90,7 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     // MARK: Log
 
     /// The entries of the log `name` whose sequence is greater than `sequence`, oldest first, at most `limit`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func logEntries(in name: String, after sequence: Int64 = 0, limit: Int = .max) throws(LedgerError)
         -> [LedgerLogEntry]
     {
@@ -98,13 +98,13 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     }
 
     /// The sequence of the newest entry in the log `name`, or `nil` if it is empty.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func lastLogSequence(in name: String) throws(LedgerError) -> Int64? {
         try store.lastLogSequence(name: name)
     }
 
     /// The number of entries in the log `name`.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func logCount(in name: String) throws(LedgerError) -> Int {
         try store.logCount(name: name)
     }
@@ -112,13 +112,13 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     // MARK: Stamps
 
     /// Whether `key` was stamped (`LedgerWriteTransaction.stamp(forKey:at:)`).
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func containsStamp(forKey key: String) throws(LedgerError) -> Bool {
         try store.stampTime(key: key) != nil
     }
 
     /// When `key` was first stamped, or `nil` if it was not.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func stampDate(forKey key: String) throws(LedgerError) -> Date? {
         try store.stampTime(key: key).map { Date(timeIntervalSinceReferenceDate: $0) }
     }

@@ -18,7 +18,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     ///   - value: The bytes to store (may be empty).
     ///   - key: The key, unique within the collection; compared by its UTF-8 bytes.
     ///   - collection: The collection's name; collections need no declaration.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @inlinable
     public func put(_ value: some Sequence<UInt8>, forKey key: String, in collection: String) throws(LedgerError) {
         // Inlinable so that the caller's sequence type is specialized: no generic dispatch per write.
@@ -44,7 +44,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
 
     /// Removes the value under `key` in `collection`.
     /// - Returns: Whether there was a value to remove.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     public func remove(forKey key: String, in collection: String) throws(LedgerError) -> Bool {
         try store.remove(key: key, collection: collection)
@@ -52,7 +52,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
 
     /// Removes every record of `collection`.
     /// - Returns: The number of records removed.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     public func removeAll(in collection: String) throws(LedgerError) -> Int {
         try store.removeAll(collection: collection)
@@ -61,19 +61,19 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     // MARK: Writing meta
 
     /// Stores an integer in the meta table under `key`, replacing any value there.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func setMeta(_ value: Int64, forKey key: String) throws(LedgerError) {
         try store.setMeta(key: key, .integer(value))
     }
 
     /// Stores a double in the meta table under `key`, replacing any value there.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func setMeta(_ value: Double, forKey key: String) throws(LedgerError) {
         try store.setMeta(key: key, .double(value))
     }
 
     /// Stores a string in the meta table under `key`, replacing any value there.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func setMeta(_ value: String, forKey key: String) throws(LedgerError) {
         try withUTF8(value) { (text) -> Result<Void, LedgerError> in
             Result { () throws(LedgerError) in try store.setMeta(key: key, .text(text)) }
@@ -81,7 +81,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     }
 
     /// Stores bytes in the meta table under `key`, replacing any value there.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     public func setMeta(_ value: some Sequence<UInt8>, forKey key: String) throws(LedgerError) {
         try withBytes(value) { (bytes) throws(LedgerError) in
             try store.setMeta(key: key, .bytes(bytes))
@@ -90,7 +90,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
 
     /// Removes the meta value under `key`.
     /// - Returns: Whether there was a value to remove.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     public func removeMeta(forKey key: String) throws(LedgerError) -> Bool {
         try store.removeMeta(key: key)
@@ -108,7 +108,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
 
     /// Appends `payload` to the log `name`.
     /// - Returns: The entry's sequence number, greater than every sequence ever handed out in this database.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     @inlinable
     public func appendLog(_ payload: some Sequence<UInt8>, to name: String) throws(LedgerError) -> Int64 {
@@ -134,7 +134,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     /// Removes the entries of the log `name` whose sequence is at most `sequence` (compaction). Their sequence
     /// numbers are not reused.
     /// - Returns: The number of entries removed.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     public func removeLogEntries(in name: String, through sequence: Int64) throws(LedgerError) -> Int {
         try store.removeLogEntries(name: name, through: sequence)
@@ -151,7 +151,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     ///   - key: What happened; compared by its UTF-8 bytes.
     ///   - date: When it happened (from the caller's clock).
     /// - Returns: `true` if this call stamped the key, `false` if it was stamped already.
-    /// - Throws: ``LedgerError`` if SQLite fails.
+    /// - Throws: ``LedgerError`` if SQLite (or the server) fails.
     @discardableResult
     public func stamp(forKey key: String, at date: Date) throws(LedgerError) -> Bool {
         try store.stamp(key: key, at: date.timeIntervalSinceReferenceDate)

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 public import Testing
 
 /// The PostgreSQL server tests of databases on a server use: the one the `OPENSTOREKIT_TEST_POSTGRES` environment
