@@ -269,7 +269,7 @@ public final class LedgerDatabase: Sendable {
         }
     }
 
-    /// The connection, read holding the mutex (for tests that inspect it).
+    /// The connection, read holding the mutex (for tests that inspect it; not from inside a transaction body).
     var backend: LedgerBackend { state.withLock { $0.connection } }
 
     /// Runs `work` holding the lock, after checking that this thread does not hold it already.
