@@ -21,8 +21,29 @@
         /// statement as text (`nil` for NULL).
         @discardableResult
         package static func runOnServer(_ url: String, _ sql: String) throws(LedgerError) -> [[String?]] {
-            let result = try ServerConnection(url: url).execute(sql)
-            return (0..<result.rowCount).map { row in
+            try rows(of: ServerConnection(url: url).execute(sql))
+        }
+
+        /// Calls `body` with a function that runs SQL on one connection of its own to `url` (kept open for the whole
+        /// call, so that a transaction or lock taken through it lasts until it ends), returning the last statement's
+        /// rows as text.
+        package static func withServerSession<R>(
+            _ url: String, _ body: (_ run: (String) throws(LedgerError) -> [[String?]]) throws -> R
+        ) throws -> R {
+            let connection = try ServerConnection(url: url)
+            return try body { (sql) throws(LedgerError) in try rows(of: connection.execute(sql)) }
+        }
+
+        /// The value of the server setting `name` on the database's own connection, or `nil` for an SQLite database.
+        package func serverSetting(_ name: String) throws(LedgerError) -> String? {
+            guard case .server(let connection) = backend else { return nil }
+            let escaped = name.replacingOccurrences(of: "'", with: "''")
+            return try Self.rows(of: connection.execute("SELECT current_setting('\(escaped)')")).first?.first ?? nil
+        }
+
+        /// The rows of a result in text format.
+        private static func rows(of result: ServerResult) -> [[String?]] {
+            (0..<result.rowCount).map { row in
                 (0..<Int32(result.columnCount)).map { result.isNull($0, row: row) ? nil : result.text($0, row: row) }
             }
         }

@@ -181,6 +181,31 @@
             }
         }
 
+        @Test("The options are the session's settings, and a lock held past the busy timeout is busy")
+        func optionsAndBusy() throws {
+            try TestDatabases.withServerSchema { url in
+                do {
+                    let db = try LedgerDatabase(url: url, options: LedgerOptions(synchronous: .normal))
+                    #expect(try db.serverSetting("synchronous_commit") == "off")
+                }
+                let db = try LedgerDatabase(url: url, options: LedgerOptions(busyTimeout: .milliseconds(50)))
+                #expect(try db.serverSetting("synchronous_commit") == "on")
+                #expect(try db.serverSetting("lock_timeout") == "50ms")
+                #expect(try db.serverSetting("application_name") == "openstorekit")
+                try LedgerDatabase.withServerSession(url) { run in
+                    _ = try run("BEGIN; LOCK TABLE ledger_records IN ACCESS EXCLUSIVE MODE")
+                    let error = try #require(throws: LedgerError.self) {
+                        try db.write { txn in try txn.put([1], forKey: "k", in: "c") }
+                    }
+                    #expect(error.code == .busy)
+                    #expect(error.detail.contains("55P03"))
+                    _ = try run("COMMIT")
+                }
+                try db.write { txn in try txn.put([1], forKey: "k", in: "c") }
+                #expect(try db.read { txn in try txn.count(in: "c") } == 1)
+            }
+        }
+
         @Test("A lost connection makes every later call throw a clear error")
         func lostConnection() throws {
             try TestDatabases.withServerSchema { url in
