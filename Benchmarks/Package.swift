@@ -14,12 +14,16 @@ let package = Package(
         .executable(name: "openstorekit-bench", targets: ["StoreBenchmarks"])
     ],
     traits: [
-        .trait(name: "Server", description: "The server benchmarks (needs libmicrohttpd-dev)")
+        .trait(name: "Server", description: "The server benchmarks (needs libmicrohttpd-dev)"),
+        .trait(name: "Postgres", description: "server.database: a store on PostgreSQL (needs libpq-dev and a server)"),
     ],
     dependencies: [
         .package(
             name: "OpenStoreKit", path: "..",
-            traits: [.defaults, .trait(name: "Server", condition: .when(traits: ["Server"]))])
+            traits: [
+                .defaults, .trait(name: "Server", condition: .when(traits: ["Server"])),
+                .trait(name: "Postgres", condition: .when(traits: ["Postgres"])),
+            ])
     ],
     targets: [
         // OpenSSL for the receipt baselines (PKCS7_verify, PKCS7_sign, EVP_DigestVerify); the root's COpenSSL is not a

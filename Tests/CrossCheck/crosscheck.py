@@ -79,11 +79,26 @@ def new_api_key(folder, key_id):
     return key_pem, key_file
 
 
+# A PostgreSQL URL: when set, each served store keeps its state in a new schema of that database
+# (`serve --database`) instead of in memory, so the same checks run against a store on PostgreSQL.
+POSTGRES = os.environ.get("OPENSTOREKIT_CROSSCHECK_POSTGRES", "")
+
+
+def fresh_database():
+    """A URL of a new, empty schema of the POSTGRES database, made with psql."""
+    schema = "crosscheck_%d_%s" % (os.getpid(), os.urandom(6).hex())
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", POSTGRES, "-c", "CREATE SCHEMA " + schema], check=True)
+    separator = "&" if "?" in POSTGRES else "?"
+    return POSTGRES + separator + "options=-csearch_path%3D" + schema
+
+
 def start_server(executable, key_id, key_file, *options):
-    """Starts `openstorekit serve` on a port of its own with the key and the options; returns it and its base URL."""
+    """Starts `openstorekit serve` on a port of its own with the key and the options; returns it and its base URL.
+    With OPENSTOREKIT_CROSSCHECK_POSTGRES set, the store is on a new schema of that database."""
+    database = ["--database", fresh_database()] if POSTGRES else []
     server = subprocess.Popen(
         [executable, "serve", "--port", "0", "--api-key", "%s=%s" % (key_id, key_file), "--issuer-id", ISSUER,
-         "--control-token", CONTROL_TOKEN] + list(options),
+         "--control-token", CONTROL_TOKEN] + database + list(options),
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     base = server.stdout.readline().strip()
     check(base.startswith("http://127.0.0.1:"), "the first line is the base URL: " + base)

@@ -21,6 +21,7 @@ struct BenchmarkSuite {
         addLedgerBenchmarks()
         addJWSBenchmarks()
         addServerBenchmarks()
+        addServerDatabaseBenchmarks()
         addStoreKit2Benchmarks()
         // Add new areas here, one line each: addReceiptBenchmarks(), addLedgerBenchmarks(), ...
     }

@@ -211,7 +211,7 @@ extension BenchmarkSuite {
 
         /// A body that sends `items` requests one after the other on one connection and counts the answers with
         /// `status`.
-        private static func run(
+        static func run(
             _ request: [UInt8], port: UInt16, items: Int, status: Int = 200, keep: AnyObject
         ) -> () -> Int {
             let connection = Connection(port: port)
