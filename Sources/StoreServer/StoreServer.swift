@@ -46,11 +46,10 @@
             let token = configuration.controlToken ?? UUID().uuidString.lowercased()
             controlToken = token
             let signed = SignedStoreData(store: store)
-            let historyPath = configuration.notificationHistoryPath ?? store.statePath.map { $0 + ".notifications" }
             let notifications = try NotificationSender(
                 url: configuration.notificationsURL, timeout: configuration.notificationTimeout,
                 signer: store.jwsSigner, delivery: configuration.notificationDelivery,
-                historyPath: historyPath, now: { store.now })
+                history: Self.historyPlace(store, configuration), now: { store.now })
             self.notifications = notifications
             let driver = StoreDriver(
                 store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
@@ -82,6 +81,19 @@
                 throw error
             }
             notifications.queueDueRetries()
+        }
+
+        /// Where the notification history is kept: the configuration's file, or the file beside the store's state
+        /// file (`<statePath>.notifications`), or for a store on a server database, which has no file beside it, the
+        /// collection `openstorekit.server.notifications` of its database; nowhere for an in-memory store.
+        private static func historyPlace(_ store: SimulatedStore, _ configuration: StoreServerConfiguration)
+            -> NotificationHistory.Place?
+        {
+            if let path = configuration.notificationHistoryPath ?? store.statePath.map({ $0 + ".notifications" }) {
+                return .file(path)
+            }
+            guard let location = store.databaseLocation else { return nil }
+            return .database(location: location) { [weak store] in store?.ledger }
         }
 
         /// Gives the store the public halves of the In-App Purchase keys that are not already among its
