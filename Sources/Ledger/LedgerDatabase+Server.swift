@@ -56,18 +56,37 @@ extension LedgerDatabase {
         url: String, options: LedgerOptions = LedgerOptions(),
         checkingExisting check: (borrowing LedgerReadTransaction) throws -> Void
     ) throws {
-        let location = Self.redactedURL(url)
         #if Postgres
-            throw LedgerError(
-                code: .cannotOpen, detail: "Opening \(location): PostgreSQL support is not implemented yet.",
-                path: location)
+            let connection = try ServerOpener.open(url: url, options: options, check: check)
+            self.init(backend: .server(connection), location: connection.location, options: options)
         #else
+            let location = Self.redactedURL(url)
             throw LedgerError(
                 code: .cannotOpen,
                 detail: "Cannot open \(location): this build of OpenStoreKit has no PostgreSQL support. Build it with "
                     + "the package trait Postgres (`swift build --traits Postgres`, needs libpq), or use a file path.",
                 path: location)
         #endif
+    }
+
+    /// The password `url` holds, as written in it (in the user information or a `password` parameter) and
+    /// percent-decoded, to keep it out of messages.
+    static func passwords(in url: String) -> [String] {
+        var found: [String] = []
+        if let schemeEnd = url.range(of: "://") {
+            let rest = url[schemeEnd.upperBound...]
+            let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                found.append(String(authority[authority.index(after: colon)..<at]))
+            }
+        }
+        if let question = url.firstIndex(of: "?") {
+            for parameter in url[url.index(after: question)...].split(separator: "&")
+            where parameter.lowercased().hasPrefix("password=") {
+                found.append(String(parameter.dropFirst("password=".count)))
+            }
+        }
+        return found.flatMap { [$0, $0.removingPercentEncoding ?? $0] }.filter { !$0.isEmpty }
     }
 
     /// `url` without its password (in the user information or a `password` parameter), safe to print.

@@ -71,7 +71,7 @@ public final class LedgerDatabase: Sendable {
 
     /// Everything behind the mutex.
     struct State: Sendable {
-        let connection: Connection
+        let connection: LedgerBackend
         /// Writes applied in the open group transaction and not yet committed.
         var pendingWrites = 0
         /// Their completions, in write order.
@@ -100,7 +100,7 @@ public final class LedgerDatabase: Sendable {
         self.path = absolute
         self.location = absolute
         self.options = options
-        self.state = Mutex(State(connection: connection))
+        self.state = Mutex(State(connection: .file(connection)))
     }
 
     /// Opens the database at `path` as ``init(path:options:)`` does, letting the caller refuse an existing file
@@ -127,7 +127,7 @@ public final class LedgerDatabase: Sendable {
         self.path = absolute
         self.location = absolute
         self.options = options
-        self.state = Mutex(State(connection: connection))
+        self.state = Mutex(State(connection: .file(connection)))
     }
 
     /// The path a database given as `path` is opened at (``path`` holds it): resolved against the current directory,
@@ -141,12 +141,20 @@ public final class LedgerDatabase: Sendable {
         return try FileInspection.resolve(URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL.path)
     }
 
+    /// A database on an open connection (a server's): `path` is `nil`, `location` what errors and users see.
+    init(backend: LedgerBackend, location: String, options: LedgerOptions) {
+        self.path = nil
+        self.location = location
+        self.options = options
+        self.state = Mutex(State(connection: backend))
+    }
+
     private init(inMemoryWith options: LedgerOptions) throws(LedgerError) {
         let connection = try DatabaseOpener.openInMemory(options: options)
         self.path = nil
         self.location = "in-memory"
         self.options = options
-        self.state = Mutex(State(connection: connection))
+        self.state = Mutex(State(connection: .file(connection)))
     }
 
     /// Creates a private, empty in-memory database with the current schema (for tests; nothing is durable).
@@ -194,7 +202,7 @@ public final class LedgerDatabase: Sendable {
             lockOwner.store(currentThreadID(), ordering: .relaxed)
             defer { lockOwner.store(0, ordering: .relaxed) }
             let connection = state.connection
-            let transaction = LedgerReadTransaction(store: LedgerStore(connection: connection))
+            let transaction = LedgerReadTransaction(store: connection.store)
             if connection.isInTransaction { return try body(transaction) }
             try connection.run(.beginDeferred)
             defer { Self.endRead(connection) }
@@ -234,7 +242,7 @@ public final class LedgerDatabase: Sendable {
         for completion in outcome.completions { completion(outcome.groupResult) }
         if let error = outcome.error {
             // The body throws only LedgerError, and so do commits.
-            throw error as? LedgerError ?? LedgerError(code: .sqliteFailure, detail: "\(error)", path: path)
+            throw error as? LedgerError ?? LedgerError(code: .sqliteFailure, detail: "\(error)", path: path ?? location)
         }
         return sequence
     }
@@ -249,11 +257,20 @@ public final class LedgerDatabase: Sendable {
     /// The number of group writes applied but not yet committed.
     var pendingGroupWrites: Int { pendingCount.load(ordering: .relaxed) }
 
-    /// Runs `body` with the connection, holding the mutex (for tests that need raw SQL).
+    /// Runs `body` with the SQLite connection, holding the mutex (for tests that need raw SQL). A database on a
+    /// server has none: `body` is then not called and this throws.
     func withConnection<R: Sendable>(_ body: (Connection) throws(LedgerError) -> R) throws(LedgerError) -> R {
         try checkNotReentrant()
-        return try state.withLock { (state) throws(LedgerError) -> R in try body(state.connection) }
+        return try state.withLock { (state) throws(LedgerError) -> R in
+            guard case .file(let connection) = state.connection else {
+                throw LedgerError(code: .cannotOpen, detail: "\(location) is not an SQLite database.", path: location)
+            }
+            return try body(connection)
+        }
     }
+
+    /// The connection, read holding the mutex (for tests that inspect it).
+    var backend: LedgerBackend { state.withLock { $0.connection } }
 
     /// Runs `work` holding the lock, after checking that this thread does not hold it already.
     private func locked(_ work: (inout State) -> Outcome) throws(LedgerError) -> Outcome {
@@ -273,9 +290,10 @@ public final class LedgerDatabase: Sendable {
         guard lockOwner.load(ordering: .relaxed) == currentThreadID() else { return }
         throw LedgerError(
             code: .reentrantCall,
-            detail: "A transaction body on \(Self.describe(path)) called back into the same database (read, write, "
+            detail:
+                "A transaction body on \(path == nil ? "the in-memory database" : "'\(location)'") called back into the same database (read, write, "
                 + "group write or flush). Use the transaction passed to the body instead.",
-            path: path)
+            path: path ?? (location == "in-memory" ? nil : location))
     }
 
     // MARK: Internals (called with the mutex held)
@@ -312,7 +330,7 @@ public final class LedgerDatabase: Sendable {
         _ state: inout State, _ body: (borrowing LedgerWriteTransaction) throws -> Void
     ) -> Outcome {
         let connection = state.connection
-        let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
+        let transaction = LedgerWriteTransaction(store: connection.store)
         if state.pendingWrites > 0 {
             do {
                 try connection.run(.savepoint)
@@ -338,7 +356,7 @@ public final class LedgerDatabase: Sendable {
         do {
             try body(transaction)
         } catch {
-            rollback(connection)
+            connection.rollback()
             return Outcome(error: error)
         }
         do {
@@ -356,7 +374,7 @@ public final class LedgerDatabase: Sendable {
         _ body: (borrowing LedgerWriteTransaction) throws -> Void
     ) -> Outcome {
         let connection = state.connection
-        let transaction = LedgerWriteTransaction(store: LedgerStore(connection: connection))
+        let transaction = LedgerWriteTransaction(store: connection.store)
         let opensGroup = state.pendingWrites == 0
         do {
             // The first write of a group runs in the group's transaction itself (if it throws, the whole
@@ -370,7 +388,7 @@ public final class LedgerDatabase: Sendable {
             try body(transaction)
         } catch {
             guard !opensGroup else {
-                rollback(connection)
+                connection.rollback()
                 return Outcome(error: error)
             }
             guard savepoint else {
@@ -383,22 +401,34 @@ public final class LedgerDatabase: Sendable {
                     groupResult: .failure(
                         LedgerError(
                             code: .transactionAborted,
-                            detail: "SQLite rolled back the group transaction on \(describe(connection.path)) after "
-                                + "an error; none of its \(pending) pending writes was applied.",
-                            path: connection.path)))
+                            detail: "\(connection.engine) rolled back the group transaction on \(connection.place) "
+                                + "after an error; none of its \(pending) pending writes was applied.",
+                            path: connection.errorPath)))
             }
             var outcome = rollbackSavepoint(&state)
             outcome.error = error
             return outcome
         }
         guard connection.isInTransaction else {
-            // SQLite rolled the whole transaction back after an error the body caught: the group is lost.
+            if !opensGroup && savepoint && connection.canRollBackToSavepoint {
+                // PostgreSQL aborted the transaction after an error the body caught: its savepoint undoes this write
+                // alone, and the group stays pending.
+                var outcome = rollbackSavepoint(&state)
+                outcome.error = LedgerError(
+                    code: .transactionAborted,
+                    detail: "\(connection.engine) aborted the write on \(connection.place) after an error that the "
+                        + "write body caught; nothing of this write was applied. Retry the whole write.",
+                    path: connection.errorPath)
+                return outcome
+            }
+            // SQLite rolled the whole transaction back after an error the body caught (or PostgreSQL aborted it): the
+            // group is lost.
             let pending = state.pendingWrites + 1
             let error = LedgerError(
                 code: .transactionAborted,
-                detail: "SQLite rolled back the group transaction on \(describe(connection.path)) after an error "
-                    + "that the write body caught; none of its \(pending) pending writes was applied.",
-                path: connection.path)
+                detail: "\(connection.engine) rolled back the group transaction on \(connection.place) after an "
+                    + "error that the write body caught; none of its \(pending) pending writes was applied.",
+                path: connection.errorPath)
             return Outcome(error: error, completions: abandonGroup(&state), groupResult: .failure(error))
         }
         if !opensGroup && savepoint {
@@ -422,7 +452,7 @@ public final class LedgerDatabase: Sendable {
     /// SQLite already rolled the whole transaction back, the group is lost and its completions are failed.
     private static func rollbackSavepoint(_ state: inout State) -> Outcome {
         let connection = state.connection
-        if connection.isInTransaction,
+        if connection.canRollBackToSavepoint,
             (try? connection.run(.rollbackToSavepoint)) != nil,
             (try? connection.run(.releaseSavepoint)) != nil
         {
@@ -431,23 +461,19 @@ public final class LedgerDatabase: Sendable {
         // Could not undo just the savepoint: undo the whole group rather than commit half a write.
         let error = LedgerError(
             code: .transactionAborted,
-            detail: "The group transaction on \(describe(connection.path)) had to be rolled back after a write body "
-                + "failed; none of its pending writes was applied.",
-            path: connection.path)
+            detail: "The group transaction on \(connection.place) had to be rolled back after a write body failed; "
+                + "none of its pending writes was applied.",
+            path: connection.errorPath)
         return Outcome(completions: abandonGroup(&state), groupResult: .failure(error))
     }
 
     /// Rolls back the open group transaction and hands back the completions of the lost writes.
     private static func abandonGroup(_ state: inout State) -> [Completion] {
-        rollback(state.connection)
+        state.connection.rollback()
         let completions = state.completions
         state.completions = []
         state.pendingWrites = 0
         return completions
-    }
-
-    private static func describe(_ path: String?) -> String {
-        path.map { "'\($0)'" } ?? "the in-memory database"
     }
 
     /// Commits the open group transaction and hands back its completions and the outcome. Does nothing when no
@@ -466,27 +492,24 @@ public final class LedgerDatabase: Sendable {
     }
 
     /// Commits; on failure rolls back whatever is left so that no half-finished transaction stays open.
-    private static func commit(_ connection: Connection) throws(LedgerError) {
+    private static func commit(_ connection: LedgerBackend) throws(LedgerError) {
         guard connection.isInTransaction else {
+            connection.rollback()  // an aborted PostgreSQL transaction stays open until rolled back
             throw LedgerError(
                 code: .transactionAborted,
-                detail: "SQLite rolled back the transaction on \(describe(connection.path)) after an error that the "
-                    + "write body caught; nothing of it was applied.",
-                path: connection.path)
+                detail: "\(connection.engine) rolled back the transaction on \(connection.place) after an error that "
+                    + "the write body caught; nothing of it was applied.",
+                path: connection.errorPath)
         }
         do {
             try connection.run(.commit)
         } catch {
-            rollback(connection)
+            connection.rollback()
             throw error
         }
     }
 
-    private static func rollback(_ connection: Connection) {
-        if connection.isInTransaction { try? connection.run(.rollback) }
-    }
-
-    private static func endRead(_ connection: Connection) {
-        if connection.isInTransaction, (try? connection.run(.commit)) == nil { rollback(connection) }
+    private static func endRead(_ connection: LedgerBackend) {
+        if !connection.isInTransaction || (try? connection.run(.commit)) == nil { connection.rollback() }
     }
 }

@@ -66,25 +66,25 @@ public struct LedgerTransaction<Access: LedgerAccess>: ~Copyable {
     /// The integer stored in the meta table under `key`, or `nil` if there is none.
     /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not an integer.
     public func metaInteger(forKey key: String) throws(LedgerError) -> Int64? {
-        try store.meta(key: key, type: LedgerStore.integerType) { $0.int64(0) }
+        try store.metaInteger(key: key)
     }
 
     /// The double stored in the meta table under `key`, or `nil` if there is none.
     /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not a double.
     public func metaDouble(forKey key: String) throws(LedgerError) -> Double? {
-        try store.meta(key: key, type: LedgerStore.doubleType) { $0.double(0) }
+        try store.metaDouble(key: key)
     }
 
     /// The string stored in the meta table under `key`, or `nil` if there is none.
     /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not a string.
     public func metaString(forKey key: String) throws(LedgerError) -> String? {
-        try store.meta(key: key, type: LedgerStore.textType) { $0.text(0) }
+        try store.metaString(key: key)
     }
 
     /// The bytes stored in the meta table under `key`, or `nil` if there are none.
     /// - Throws: ``LedgerError/Code/typeMismatch`` if the value there is not bytes.
     public func metaBytes(forKey key: String) throws(LedgerError) -> [UInt8]? {
-        try store.meta(key: key, type: LedgerStore.blobType) { $0.blob(0) }
+        try store.metaBytes(key: key)
     }
 
     // MARK: Log

@@ -63,20 +63,20 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     /// Stores an integer in the meta table under `key`, replacing any value there.
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func setMeta(_ value: Int64, forKey key: String) throws(LedgerError) {
-        try store.setMeta(key: key) { $0.bind(value, at: 2) }
+        try store.setMeta(key: key, .integer(value))
     }
 
     /// Stores a double in the meta table under `key`, replacing any value there.
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func setMeta(_ value: Double, forKey key: String) throws(LedgerError) {
-        try store.setMeta(key: key) { $0.bind(value, at: 2) }
+        try store.setMeta(key: key, .double(value))
     }
 
     /// Stores a string in the meta table under `key`, replacing any value there.
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func setMeta(_ value: String, forKey key: String) throws(LedgerError) {
         try withUTF8(value) { (text) -> Result<Void, LedgerError> in
-            Result { () throws(LedgerError) in try store.setMeta(key: key) { $0.bindText(text, at: 2) } }
+            Result { () throws(LedgerError) in try store.setMeta(key: key, .text(text)) }
         }.get()
     }
 
@@ -84,7 +84,7 @@ extension LedgerTransaction where Access == LedgerReadWrite {
     /// - Throws: ``LedgerError`` if SQLite fails.
     public func setMeta(_ value: some Sequence<UInt8>, forKey key: String) throws(LedgerError) {
         try withBytes(value) { (bytes) throws(LedgerError) in
-            try store.setMeta(key: key) { $0.bindBlob(bytes, at: 2) }
+            try store.setMeta(key: key, .bytes(bytes))
         }
     }
 

@@ -4,76 +4,79 @@ import TestSupport
 import Testing
 
 @Suite struct LedgerDatabaseTests {
-    @Test func putGetRemoveInMemory() throws {
-        let db = try LedgerDatabase.inMemory()
-        try db.write { txn in
-            try txn.put("one".bytes, forKey: "a", in: "things")
-            try txn.put(Data("two".utf8), forKey: "b", in: "things")
-            try txn.put([UInt8](), forKey: "empty", in: "things")
-            try txn.put("other".bytes, forKey: "a", in: "others")
+    @Test func putGetRemove() throws {
+        try TestDatabases.each { db throws in
+            try db.write { txn in
+                try txn.put("one".bytes, forKey: "a", in: "things")
+                try txn.put(Data("two".utf8), forKey: "b", in: "things")
+                try txn.put([UInt8](), forKey: "empty", in: "things")
+                try txn.put("other".bytes, forKey: "a", in: "others")
+            }
+            try db.read { txn throws in
+                #expect(try txn.value(forKey: "a", in: "things") == "one".bytes)
+                #expect(try txn.value(forKey: "b", in: "things") == "two".bytes)
+                #expect(try txn.value(forKey: "empty", in: "things") == [])
+                #expect(try txn.value(forKey: "missing", in: "things") == nil)
+                #expect(try txn.value(forKey: "a", in: "others") == "other".bytes)
+                #expect(try txn.containsValue(forKey: "empty", in: "things"))
+                #expect(try !txn.containsValue(forKey: "a", in: "nowhere"))
+                #expect(try txn.count(in: "things") == 3)
+                #expect(try txn.count(in: "nowhere") == 0)
+                #expect(try txn.collections() == ["others", "things"])
+            }
+            let removed = try db.write { txn in
+                (try txn.remove(forKey: "a", in: "things"), try txn.remove(forKey: "a", in: "things"))
+            }
+            #expect(removed == (true, false))
+            #expect(try db.write { txn in try txn.removeAll(in: "things") } == 2)
+            #expect(try db.read { txn in try txn.count(in: "things") } == 0)
+            #expect(try db.read { txn in try txn.count(in: "others") } == 1)
         }
-        try db.read { txn throws in
-            #expect(try txn.value(forKey: "a", in: "things") == "one".bytes)
-            #expect(try txn.value(forKey: "b", in: "things") == "two".bytes)
-            #expect(try txn.value(forKey: "empty", in: "things") == [])
-            #expect(try txn.value(forKey: "missing", in: "things") == nil)
-            #expect(try txn.value(forKey: "a", in: "others") == "other".bytes)
-            #expect(try txn.containsValue(forKey: "empty", in: "things"))
-            #expect(try !txn.containsValue(forKey: "a", in: "nowhere"))
-            #expect(try txn.count(in: "things") == 3)
-            #expect(try txn.count(in: "nowhere") == 0)
-            #expect(try txn.collections() == ["others", "things"])
-        }
-        let removed = try db.write { txn in
-            (try txn.remove(forKey: "a", in: "things"), try txn.remove(forKey: "a", in: "things"))
-        }
-        #expect(removed == (true, false))
-        #expect(try db.write { txn in try txn.removeAll(in: "things") } == 2)
-        #expect(try db.read { txn in try txn.count(in: "things") } == 0)
-        #expect(try db.read { txn in try txn.count(in: "others") } == 1)
     }
 
     @Test func keyOrderAndInsertionOrder() throws {
-        let db = try LedgerDatabase.inMemory()
-        try db.write { txn in
-            for key in ["m", "b", "z", "a"] { try txn.put(key.bytes, forKey: key, in: "c") }
-            try txn.put("b2".bytes, forKey: "b", in: "c")  // replacing keeps the place
-            try txn.remove(forKey: "z", in: "c")
-            try txn.put("z2".bytes, forKey: "z", in: "c")  // removed and put again: moves to the end
-        }
-        try db.read { txn throws in
-            #expect(try txn.all(in: "c", order: .key).map(\.key) == ["a", "b", "m", "z"])
-            #expect(try txn.all(in: "c", order: .insertion).map(\.key) == ["m", "b", "a", "z"])
-            #expect(try txn.all(in: "c").first { $0.key == "b" }?.value == "b2".bytes)
-            var seen: [String] = []
-            try txn.forEach(in: "c", order: .insertion) { key, value throws in
-                seen.append(key)
-                // Nested reads while iterating work.
-                #expect(try txn.value(forKey: key, in: "c") == value)
-                #expect(try txn.count(in: "c") == 4)
+        try TestDatabases.each { db throws in
+            try db.write { txn in
+                for key in ["m", "b", "z", "a"] { try txn.put(key.bytes, forKey: key, in: "c") }
+                try txn.put("b2".bytes, forKey: "b", in: "c")  // replacing keeps the place
+                try txn.remove(forKey: "z", in: "c")
+                try txn.put("z2".bytes, forKey: "z", in: "c")  // removed and put again: moves to the end
             }
-            #expect(seen == ["m", "b", "a", "z"])
+            try db.read { txn throws in
+                #expect(try txn.all(in: "c", order: .key).map(\.key) == ["a", "b", "m", "z"])
+                #expect(try txn.all(in: "c", order: .insertion).map(\.key) == ["m", "b", "a", "z"])
+                #expect(try txn.all(in: "c").first { $0.key == "b" }?.value == "b2".bytes)
+                var seen: [String] = []
+                try txn.forEach(in: "c", order: .insertion) { key, value throws in
+                    seen.append(key)
+                    // Nested reads while iterating work.
+                    #expect(try txn.value(forKey: key, in: "c") == value)
+                    #expect(try txn.count(in: "c") == 4)
+                }
+                #expect(seen == ["m", "b", "a", "z"])
+            }
         }
     }
 
     @Test func forEachStopsWhenBodyThrows() throws {
         struct Stop: Error {}
-        let db = try LedgerDatabase.inMemory()
-        try db.write { txn in
-            for index in 0..<10 { try txn.put([UInt8(index)], forKey: "k\(index)", in: "c") }
-        }
-        var visited = 0
-        #expect(throws: Stop.self) {
-            try db.read { txn throws in
-                try txn.forEach(in: "c") { _, _ in
-                    visited += 1
-                    if visited == 3 { throw Stop() }
+        try TestDatabases.each { db throws in
+            try db.write { txn in
+                for index in 0..<10 { try txn.put([UInt8(index)], forKey: "k\(index)", in: "c") }
+            }
+            var visited = 0
+            #expect(throws: Stop.self) {
+                try db.read { txn throws in
+                    try txn.forEach(in: "c") { _, _ in
+                        visited += 1
+                        if visited == 3 { throw Stop() }
+                    }
                 }
             }
+            #expect(visited == 3)
+            // The database is usable afterwards and the statement was reset.
+            #expect(try db.read { txn in try txn.all(in: "c").count } == 10)
         }
-        #expect(visited == 3)
-        // The database is usable afterwards and the statement was reset.
-        #expect(try db.read { txn in try txn.all(in: "c").count } == 10)
     }
 
     @Test func reopenKeepsEverything() throws {
@@ -120,26 +123,27 @@ import Testing
 
     @Test func throwingBodyAppliesNothing() throws {
         struct Refused: Error, Equatable { let reason: String }
-        let db = try LedgerDatabase.inMemory()
-        try db.write { txn in try txn.put("kept".bytes, forKey: "k", in: "c") }
-        #expect(throws: Refused(reason: "midway")) {
-            try db.write { txn in
-                try txn.put("changed".bytes, forKey: "k", in: "c")
-                try txn.put("new".bytes, forKey: "n", in: "c")
-                try txn.setMeta(Int64(1), forKey: "m")
-                try txn.appendLog("e".bytes, to: "log")
-                try txn.stamp(forKey: "t", at: Date(timeIntervalSinceReferenceDate: 0))
-                // The transaction sees its own writes before it fails.
-                #expect(try txn.value(forKey: "k", in: "c") == "changed".bytes)
-                throw Refused(reason: "midway")
+        try TestDatabases.each { db throws in
+            try db.write { txn in try txn.put("kept".bytes, forKey: "k", in: "c") }
+            #expect(throws: Refused(reason: "midway")) {
+                try db.write { txn in
+                    try txn.put("changed".bytes, forKey: "k", in: "c")
+                    try txn.put("new".bytes, forKey: "n", in: "c")
+                    try txn.setMeta(Int64(1), forKey: "m")
+                    try txn.appendLog("e".bytes, to: "log")
+                    try txn.stamp(forKey: "t", at: Date(timeIntervalSinceReferenceDate: 0))
+                    // The transaction sees its own writes before it fails.
+                    #expect(try txn.value(forKey: "k", in: "c") == "changed".bytes)
+                    throw Refused(reason: "midway")
+                }
             }
-        }
-        try db.read { txn throws in
-            #expect(try txn.value(forKey: "k", in: "c") == "kept".bytes)
-            #expect(try txn.value(forKey: "n", in: "c") == nil)
-            #expect(try txn.metaInteger(forKey: "m") == nil)
-            #expect(try txn.logCount(in: "log") == 0)
-            #expect(try !txn.containsStamp(forKey: "t"))
+            try db.read { txn throws in
+                #expect(try txn.value(forKey: "k", in: "c") == "kept".bytes)
+                #expect(try txn.value(forKey: "n", in: "c") == nil)
+                #expect(try txn.metaInteger(forKey: "m") == nil)
+                #expect(try txn.logCount(in: "log") == 0)
+                #expect(try !txn.containsStamp(forKey: "t"))
+            }
         }
     }
 
@@ -161,31 +165,32 @@ import Testing
     }
 
     @Test func metaTypesAndCounters() throws {
-        let db = try LedgerDatabase.inMemory()
-        let ids = try db.write { txn in
-            [
-                try txn.incrementMeta(forKey: "ids"), try txn.incrementMeta(forKey: "ids"),
-                try txn.incrementMeta(forKey: "ids", by: 10),
-            ]
+        try TestDatabases.each { db throws in
+            let ids = try db.write { txn in
+                [
+                    try txn.incrementMeta(forKey: "ids"), try txn.incrementMeta(forKey: "ids"),
+                    try txn.incrementMeta(forKey: "ids", by: 10),
+                ]
+            }
+            #expect(ids == [1, 2, 12])
+            try db.write { txn in
+                try txn.setMeta("text", forKey: "s")
+                try txn.setMeta(3.0, forKey: "d")
+            }
+            try db.read { txn throws in
+                #expect(try txn.metaInteger(forKey: "ids") == 12)
+                #expect(try txn.metaDouble(forKey: "d") == 3.0)
+                #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaInteger(forKey: "s") }
+                #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaInteger(forKey: "d") }
+                #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaString(forKey: "ids") }
+                #expect(try txn.metaString(forKey: "missing") == nil)
+            }
+            #expect(throws: LedgerError(code: .typeMismatch)) {
+                try db.write { txn in try txn.incrementMeta(forKey: "s") }
+            }
+            #expect(try db.write { txn in try txn.removeMeta(forKey: "s") })
+            #expect(try db.read { txn in try txn.metaString(forKey: "s") } == nil)
         }
-        #expect(ids == [1, 2, 12])
-        try db.write { txn in
-            try txn.setMeta("text", forKey: "s")
-            try txn.setMeta(3.0, forKey: "d")
-        }
-        try db.read { txn throws in
-            #expect(try txn.metaInteger(forKey: "ids") == 12)
-            #expect(try txn.metaDouble(forKey: "d") == 3.0)
-            #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaInteger(forKey: "s") }
-            #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaInteger(forKey: "d") }
-            #expect(throws: LedgerError(code: .typeMismatch)) { try txn.metaString(forKey: "ids") }
-            #expect(try txn.metaString(forKey: "missing") == nil)
-        }
-        #expect(throws: LedgerError(code: .typeMismatch)) {
-            try db.write { txn in try txn.incrementMeta(forKey: "s") }
-        }
-        #expect(try db.write { txn in try txn.removeMeta(forKey: "s") })
-        #expect(try db.read { txn in try txn.metaString(forKey: "s") } == nil)
     }
 
     @Test func logSequencesIncreaseAndAreNeverReused() throws {
@@ -220,35 +225,37 @@ import Testing
     }
 
     @Test func stampsAreRecordedOnce() throws {
-        let db = try LedgerDatabase.inMemory()
-        let first = Date(timeIntervalSinceReferenceDate: 1000)
-        let later = Date(timeIntervalSinceReferenceDate: 2000)
-        #expect(try db.read { txn in try txn.containsStamp(forKey: "T1") } == false)
-        #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: first) })
-        #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: later) } == false)
-        try db.read { txn throws in
-            #expect(try txn.containsStamp(forKey: "T1"))
-            #expect(try txn.stampDate(forKey: "T1") == first)
-            #expect(try txn.stampDate(forKey: "T2") == nil)
+        try TestDatabases.each { db throws in
+            let first = Date(timeIntervalSinceReferenceDate: 1000)
+            let later = Date(timeIntervalSinceReferenceDate: 2000)
+            #expect(try db.read { txn in try txn.containsStamp(forKey: "T1") } == false)
+            #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: first) })
+            #expect(try db.write { txn in try txn.stamp(forKey: "T1", at: later) } == false)
+            try db.read { txn throws in
+                #expect(try txn.containsStamp(forKey: "T1"))
+                #expect(try txn.stampDate(forKey: "T1") == first)
+                #expect(try txn.stampDate(forKey: "T2") == nil)
+            }
         }
     }
 
     @Test func exactlyOnceGrantPattern() throws {
         // The pattern app code uses: check, grant and mark in one write. Repeating it (as after a crash before
         // finishing) grants nothing more.
-        let db = try LedgerDatabase.inMemory()
-        func deliver(_ id: String) throws -> Bool {
-            try db.write { txn in
-                guard try !txn.containsStamp(forKey: id) else { return false }
-                let coins = try txn.metaInteger(forKey: "coins") ?? 0
-                try txn.setMeta(coins + 100, forKey: "coins")
-                return try txn.stamp(forKey: id, at: Date(timeIntervalSinceReferenceDate: 5))
+        try TestDatabases.each { db throws in
+            func deliver(_ id: String) throws -> Bool {
+                try db.write { txn in
+                    guard try !txn.containsStamp(forKey: id) else { return false }
+                    let coins = try txn.metaInteger(forKey: "coins") ?? 0
+                    try txn.setMeta(coins + 100, forKey: "coins")
+                    return try txn.stamp(forKey: id, at: Date(timeIntervalSinceReferenceDate: 5))
+                }
             }
+            #expect(try deliver("T1"))
+            #expect(try deliver("T1") == false)
+            #expect(try deliver("T2"))
+            #expect(try db.read { txn in try txn.metaInteger(forKey: "coins") } == 200)
         }
-        #expect(try deliver("T1"))
-        #expect(try deliver("T1") == false)
-        #expect(try deliver("T2"))
-        #expect(try db.read { txn in try txn.metaInteger(forKey: "coins") } == 200)
     }
 
     @Test func acknowledgedWritesSurviveAKill() throws {
@@ -307,25 +314,27 @@ import Testing
     }
 
     @Test func nonContiguousSequencesAreStored() throws {
-        let db = try LedgerDatabase.inMemory()
-        try db.write { txn in
-            try txn.put((1...5).map { UInt8($0) }.lazy.map { $0 * 2 }, forKey: "lazy", in: "c")
-            try txn.put(Data([9, 8, 7])[1...], forKey: "slice", in: "c")
-        }
-        try db.read { txn throws in
-            #expect(try txn.value(forKey: "lazy", in: "c") == [2, 4, 6, 8, 10])
-            #expect(try txn.value(forKey: "slice", in: "c") == [8, 7])
+        try TestDatabases.each { db throws in
+            try db.write { txn in
+                try txn.put((1...5).map { UInt8($0) }.lazy.map { $0 * 2 }, forKey: "lazy", in: "c")
+                try txn.put(Data([9, 8, 7])[1...], forKey: "slice", in: "c")
+            }
+            try db.read { txn throws in
+                #expect(try txn.value(forKey: "lazy", in: "c") == [2, 4, 6, 8, 10])
+                #expect(try txn.value(forKey: "slice", in: "c") == [8, 7])
+            }
         }
     }
 
     @Test func unicodeKeysAndCollectionsRoundTrip() throws {
-        let db = try LedgerDatabase.inMemory()
-        let key = "clé-🔑-\u{0}-end"
-        try db.write { txn in try txn.put("v".bytes, forKey: key, in: "collection ü") }
-        try db.read { txn throws in
-            #expect(try txn.value(forKey: key, in: "collection ü") == "v".bytes)
-            #expect(try txn.all(in: "collection ü").map(\.key) == [key])
-            #expect(try txn.value(forKey: "clé-🔑-", in: "collection ü") == nil)
+        try TestDatabases.each { db throws in
+            let key = "clé-🔑-\u{0}-end"
+            try db.write { txn in try txn.put("v".bytes, forKey: key, in: "collection ü") }
+            try db.read { txn throws in
+                #expect(try txn.value(forKey: key, in: "collection ü") == "v".bytes)
+                #expect(try txn.all(in: "collection ü").map(\.key) == [key])
+                #expect(try txn.value(forKey: "clé-🔑-", in: "collection ü") == nil)
+            }
         }
     }
 }

@@ -31,22 +31,23 @@ import Testing
     }
 
     @Test func appendsMixWithWritesThatThrow() throws {
-        let db = try LedgerDatabase.inMemory()
-        let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
-        struct Refused: Error {}
-        try committer.appendLog([1], to: "events")
-        #expect(throws: Refused.self) {
-            try committer.write { txn in
-                try txn.appendLog([2], to: "events")
-                throw Refused()
+        try TestDatabases.each { db throws in
+            let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
+            struct Refused: Error {}
+            try committer.appendLog([1], to: "events")
+            #expect(throws: Refused.self) {
+                try committer.write { txn in
+                    try txn.appendLog([2], to: "events")
+                    throw Refused()
+                }
             }
+            try committer.appendLog(Data([3]), to: "events")  // any contiguous bytes
+            try committer.appendLog([4].lazy.map { $0 }, to: "events")  // and sequences that are not contiguous
+            #expect(committer.pendingWrites == 3)
+            // A plain write joins the group and commits it.
+            try db.write { txn in try txn.setMeta(Int64(1), forKey: "written") }
+            #expect(committer.pendingWrites == 0)
+            #expect(try db.read { txn in try txn.logEntries(in: "events") }.map(\.payload) == [[1], [3], [4]])
         }
-        try committer.appendLog(Data([3]), to: "events")  // any contiguous bytes
-        try committer.appendLog([4].lazy.map { $0 }, to: "events")  // and sequences that are not contiguous
-        #expect(committer.pendingWrites == 3)
-        // A plain write joins the group and commits it.
-        try db.write { txn in try txn.setMeta(Int64(1), forKey: "written") }
-        #expect(committer.pendingWrites == 0)
-        #expect(try db.read { txn in try txn.logEntries(in: "events") }.map(\.payload) == [[1], [3], [4]])
     }
 }

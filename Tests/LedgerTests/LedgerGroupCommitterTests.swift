@@ -60,50 +60,52 @@ final class CompletionLog: Sendable {
     }
 
     @Test func commitEveryOneAcknowledgesEachWrite() throws {
-        let db = try LedgerDatabase.inMemory()
-        let committer = LedgerGroupCommitter(database: db, commitEvery: 1)
-        let log = CompletionLog()
-        for index in 0..<3 {
-            try committer.write(Self.put(index), whenDurable: log.completion(index))
-            #expect(log.succeeded == Array(0...index))
-            #expect(committer.pendingWrites == 0)
+        try TestDatabases.each { db throws in
+            let committer = LedgerGroupCommitter(database: db, commitEvery: 1)
+            let log = CompletionLog()
+            for index in 0..<3 {
+                try committer.write(Self.put(index), whenDurable: log.completion(index))
+                #expect(log.succeeded == Array(0...index))
+                #expect(committer.pendingWrites == 0)
+            }
         }
     }
 
     @Test func throwingBodyUndoesOnlyItsOwnWrite() throws {
         struct Refused: Error {}
-        let db = try LedgerDatabase.inMemory()
-        let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
-        let log = CompletionLog()
-        // The first write of a group fails: nothing is pending afterwards.
-        #expect(throws: Refused.self) {
-            try committer.write(
-                { txn in
-                    try txn.put([0], forKey: "first", in: "c")
-                    throw Refused()
-                }, whenDurable: log.completion(-1))
-        }
-        #expect(committer.pendingWrites == 0)
-        try committer.write(Self.put(1), whenDurable: log.completion(1))
-        // A later write fails: only its own changes are undone, the earlier pending write stays.
-        #expect(throws: Refused.self) {
-            try committer.write(
-                { txn in
-                    try txn.put([9], forKey: "k1", in: "c")
-                    try txn.put([2], forKey: "k2", in: "c")
-                    throw Refused()
-                }, whenDurable: log.completion(2))
-        }
-        try committer.write(Self.put(3), whenDurable: log.completion(3))
-        #expect(committer.pendingWrites == 2)
-        try committer.flush()
-        #expect(log.succeeded == [1, 3])
-        #expect(log.failed.isEmpty)
-        try db.read { txn throws in
-            #expect(
-                try txn.all(in: "c", order: .insertion) == [
-                    LedgerRecord(key: "k1", value: [1]), LedgerRecord(key: "k3", value: [3]),
-                ])
+        try TestDatabases.each { db throws in
+            let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
+            let log = CompletionLog()
+            // The first write of a group fails: nothing is pending afterwards.
+            #expect(throws: Refused.self) {
+                try committer.write(
+                    { txn in
+                        try txn.put([0], forKey: "first", in: "c")
+                        throw Refused()
+                    }, whenDurable: log.completion(-1))
+            }
+            #expect(committer.pendingWrites == 0)
+            try committer.write(Self.put(1), whenDurable: log.completion(1))
+            // A later write fails: only its own changes are undone, the earlier pending write stays.
+            #expect(throws: Refused.self) {
+                try committer.write(
+                    { txn in
+                        try txn.put([9], forKey: "k1", in: "c")
+                        try txn.put([2], forKey: "k2", in: "c")
+                        throw Refused()
+                    }, whenDurable: log.completion(2))
+            }
+            try committer.write(Self.put(3), whenDurable: log.completion(3))
+            #expect(committer.pendingWrites == 2)
+            try committer.flush()
+            #expect(log.succeeded == [1, 3])
+            #expect(log.failed.isEmpty)
+            try db.read { txn throws in
+                #expect(
+                    try txn.all(in: "c", order: .insertion) == [
+                        LedgerRecord(key: "k1", value: [1]), LedgerRecord(key: "k3", value: [3]),
+                    ])
+            }
         }
     }
 
@@ -126,18 +128,19 @@ final class CompletionLog: Sendable {
 
     @Test func throwingPlainWriteLeavesTheGroupPending() throws {
         struct Refused: Error {}
-        let db = try LedgerDatabase.inMemory()
-        let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
-        try committer.write(Self.put(0))
-        #expect(throws: Refused.self) {
-            try db.write { txn in
-                try txn.put([7], forKey: "k0", in: "c")
-                throw Refused()
+        try TestDatabases.each { db throws in
+            let committer = LedgerGroupCommitter(database: db, commitEvery: 100)
+            try committer.write(Self.put(0))
+            #expect(throws: Refused.self) {
+                try db.write { txn in
+                    try txn.put([7], forKey: "k0", in: "c")
+                    throw Refused()
+                }
             }
+            #expect(committer.pendingWrites == 1)
+            try committer.flush()
+            #expect(try db.read { txn in try txn.value(forKey: "k0", in: "c") } == [0])
         }
-        #expect(committer.pendingWrites == 1)
-        try committer.flush()
-        #expect(try db.read { txn in try txn.value(forKey: "k0", in: "c") } == [0])
     }
 
     @Test func deinitCommitsPendingWrites() throws {

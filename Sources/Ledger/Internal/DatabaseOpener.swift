@@ -124,7 +124,7 @@ enum DatabaseOpener {
         }
         try connection.run(.beginDeferred)
         defer { try? connection.run(.commit) }
-        try check(LedgerReadTransaction(store: LedgerStore(connection: connection)))
+        try check(LedgerReadTransaction(store: .file(FileStore(connection: connection))))
     }
 
     /// Reads the application id, schema version and table count, and refuses files that are not Ledger databases
