@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
-                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit",
+                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "Ledger",
                 .target(name: "StoreServer", condition: .when(traits: ["Server"])),
                 .target(name: "COpenSSL", condition: .when(traits: ["Server"])),
             ]
