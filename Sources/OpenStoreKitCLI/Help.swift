@@ -322,10 +322,11 @@ enum Help {
                 """
         case "crash-workload":
             return """
-                Usage: openstorekit crash-workload --state PATH --seed S [--steps N] [--commit-every K]
-                           [--compact-every C] [--format 1]
+                Usage: openstorekit crash-workload --state PATH|--database URL --seed S [--steps N]
+                           [--commit-every K] [--compact-every C] [--format 1]
 
-                Runs the crash test's workload on a state file, printing one line per acknowledged step and grant
+                Runs the crash test's workload on a state file (or a server database; --format 1 is for files only),
+                printing one line per acknowledged step and grant
                 (used by the test suite; see docs/durable-state.md).
                 """
         default:
