@@ -92,8 +92,11 @@
             if let path = configuration.notificationHistoryPath ?? store.statePath.map({ $0 + ".notifications" }) {
                 return .file(path)
             }
-            guard let location = store.databaseLocation else { return nil }
-            return .database(location: location) { [weak store] in store?.ledger }
+            guard let location = store.databaseLocation, let ledger = store.ledger else { return nil }
+            // The database itself, not the store: asking the store for it would wait for the store's gate, held by a
+            // change whose notification waits for the sender, which holds its lock while it writes. Weak: once the
+            // store is closed and lets it go, writing the history fails instead of keeping the database in use.
+            return .database(location: location) { [weak ledger] in ledger }
         }
 
         /// Gives the store the public halves of the In-App Purchase keys that are not already among its

@@ -1,4 +1,6 @@
 import Foundation
+import Ledger
+import StoreSimulator
 import TestSupport
 import Testing
 
@@ -85,6 +87,36 @@ struct DatabaseOptionTests {
                 }
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["f.feed"])
+        }
+    #endif
+
+    #if Postgres
+        @Test(
+            "run --database URL keeps the store on the server: restart reopens it, a second run goes on, a second store is refused",
+            .requiresPostgres)
+        func runOnAServerDatabase() throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let schema = try LedgerDatabase.makeScratchSchema(serverURL: TestPostgres.url ?? "")
+            defer { schema.drop() }
+            let feed = directory.file("crashy.feed")
+            try Data(Self.restarting.utf8).write(to: URL(fileURLWithPath: feed))
+            let first = runInProcess(["run", feed, "--database", schema.url])
+            #expect(first.code == 0, "\(first.err)")
+            let again = directory.file("again.feed")
+            try Data("expect history 1\nexpect unfinished 0\n".utf8).write(to: URL(fileURLWithPath: again))
+            let second = runInProcess(["run", again, "--database", schema.url, "--commit", "change"])
+            #expect(second.code == 0, "\(second.err)")
+            let store = try SimulatedStore(database: schema.url, lane: .manual)
+            let busy = runInProcess(["run", again, "--database", schema.url])
+            #expect(busy.code == 2)
+            #expect(busy.err.contains("is already open in another store of this process"), "\(busy.err)")
+            #expect(store.allTransactions().count == 1)
+            try store.close()
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                    "again.feed", "crashy.feed",
+                ])
         }
     #endif
 
