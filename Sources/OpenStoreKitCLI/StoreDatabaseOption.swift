@@ -38,7 +38,7 @@ struct StoreDatabaseOption {
 
     /// What a build without the package trait `Postgres` says of a server URL.
     static func needsTrait(_ command: String) -> String {
-        "openstorekit \(command) --database: a postgresql:// URL needs a build with the package trait Postgres and "
+        "\(command) --database: a postgresql:// URL needs a build with the package trait Postgres and "
             + "libpq's headers (apt-get install libpq-dev): swift build --traits Postgres --scratch-path "
             + ".build/postgres (with the server: --traits Server,Postgres --scratch-path .build/server-postgres). "
             + "Nothing was created."
