@@ -63,6 +63,31 @@
             try reopened.close()
         }
 
+        @Test("Format 1 belongs to state files: a server database that says it holds it is refused, not migrated")
+        func firstFormatRefused() throws {
+            let schema = try LedgerDatabase.makeScratchSchema(serverURL: TestPostgres.url ?? "")
+            defer { schema.drop() }
+            // Asked to write format 1 (as tests make files of earlier releases), a store on a server writes the
+            // current format.
+            var durability = StoreDurability()
+            durability.writesFirstFormat = true
+            try SimulatedStore(database: schema.url, durability: durability, lane: .manual).close()
+            do {
+                let database = try LedgerDatabase(url: schema.url)
+                #expect(try database.read { txn in try txn.metaInteger(forKey: StoreJournal.formatKey) } == 2)
+                try database.write { txn in try txn.setMeta(Int64(1), forKey: StoreJournal.formatKey) }
+            }
+            let error = try #require(throws: StoreSimulatorError.self) {
+                try SimulatedStore(database: schema.url, lane: .manual)
+            }
+            #expect(error.code == .stateCorrupt)
+            #expect(error.detail.contains("holds store format 1"), "\(error.detail)")
+            let format = try LedgerDatabase(url: schema.url).read { txn in
+                try txn.metaInteger(forKey: StoreJournal.formatKey)
+            }
+            #expect(format == 1, "left as it was")
+        }
+
         @Test("A database written by a newer store format is refused and left untouched")
         func newerFormatRefused() throws {
             let schema = try LedgerDatabase.makeScratchSchema(serverURL: TestPostgres.url ?? "")
