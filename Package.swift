@@ -95,13 +95,13 @@ let package = Package(
             dependencies: [
                 .target(name: "CMicroHTTPD", condition: .when(traits: ["Server"])),
                 .target(name: "COpenSSL", condition: .when(traits: ["Server"])), "StoreSimulator", "ReceiptKit",
-                "StoreModels",
+                "StoreModels", "Ledger",
             ]
         ),
         .target(
             name: "OpenStoreKitCLI",
             dependencies: [
-                "FeedRunner", "ReceiptKit", "StoreSimulator", "StoreModels", "PurchasesTest",
+                "FeedRunner", "ReceiptKit", "StoreSimulator", "StoreModels", "PurchasesTest", "Ledger",
                 .target(name: "StoreServer", condition: .when(traits: ["Server"])),
             ]
         ),
@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
-                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit",
+                "TestSupport", "StoreSimulator", "StoreModels", "ReceiptKit", "Ledger",
                 .target(name: "StoreServer", condition: .when(traits: ["Server"])),
                 .target(name: "COpenSSL", condition: .when(traits: ["Server"])),
             ]

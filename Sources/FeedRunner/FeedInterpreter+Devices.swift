@@ -30,15 +30,15 @@ extension FeedInterpreter {
         queue.add(observer)
     }
 
-    /// The app stops and starts again. On a state file the store is closed and reopened from it, as a new process
-    /// would; in memory the same store goes on. Returns a failure message if the state file cannot be reopened.
+    /// The app stops and starts again. On a state file (or server database) the store is closed and reopened from
+    /// it, as a new process would; in memory the same store goes on. Returns a failure message if the state file cannot be reopened.
     func restart() -> String? {
         // A served store stays open: the app restarts, the App Store's servers do not.
         if let statePath, server == nil {
             do throws(StoreSimulatorError) {
                 try store.close()
                 world.store = try SimulatedStore(
-                    statePath: statePath, durability: durability, configuration: .demo, clock: clock, lane: .manual)
+                    database: statePath, durability: durability, configuration: .demo, clock: clock, lane: .manual)
             } catch {
                 return "the store could not be reopened from its state file: \(error.detail)"
             }

@@ -10,7 +10,7 @@ import StoreSimulator
 final class FeedInterpreter {
     let file: String
     let baseDirectory: URL?
-    /// The state file the store lives in, or `nil` for an in-memory store.
+    /// The state file (or server database URL) the store lives in, or `nil` for an in-memory store.
     let statePath: String?
     /// How the store on ``statePath`` commits.
     let durability: StoreDurability
@@ -69,17 +69,17 @@ final class FeedInterpreter {
         self.start = clock.now
     }
 
-    /// Opens the durable store of a state file.
+    /// Opens the durable store of a state file or server database.
     private static func openStore(
         _ path: String, durability: StoreDurability, clock: ManualClock, app: AppIdentity, file: String
     ) throws(FeedError) -> SimulatedStore {
         do throws(StoreSimulatorError) {
             return try SimulatedStore(
-                statePath: path, durability: durability, configuration: .demo, clock: clock, lane: .manual, app: app)
+                database: path, durability: durability, configuration: .demo, clock: clock, lane: .manual, app: app)
         } catch {
             throw FeedError(
                 .unusableState, file: file, line: 0, column: 0, error.detail,
-                hint: "pass --state a new path, or the state file of an earlier run")
+                hint: "give a new path (or database), or the state of an earlier run")
         }
     }
 

@@ -14,8 +14,9 @@ public enum FeedRun {
     ///   - includeReceipt: whether the result carries the current user's signed app receipt at the end.
     ///   - includeSignedData: whether the result carries every StoreKit 2 JWS the store signs at the end
     ///     (``FeedResult/signedData``).
-    ///   - statePath: a state file to run on instead of a fresh in-memory store: a new file starts empty, an existing
-    ///     one goes on from where it stopped, and a `restart` step closes the store and reopens it from the file.
+    ///   - statePath: a state file to run on instead of a fresh in-memory store, or a server database's URL (as
+    ///     `SimulatedStore(database:)` takes it): a new one starts empty, an existing one goes on from where it
+    ///     stopped, and a `restart` step closes the store and reopens it from the file or database.
     ///     The store commits once per step (`StoreDurability.Commit.onFlush`, `synchronous=NORMAL`):
     ///     a run killed mid-way leaves the file as it was after its last complete step.
     ///   - commitsEveryChange: commit every change instead, each flushed to the disk (`synchronous=FULL`) before it

@@ -3,16 +3,18 @@ import PurchasesTest
 import StoreSimulator
 
 extension CommandLineTool {
-    /// `openstorekit crash-workload --state PATH --seed S --steps N [--commit-every K] [--compact-every C] [--format 1]`:
-    /// runs the
-    /// crash test's workload (see ``CrashWorkload``) on a state file, printing one line per acknowledged step and grant. Exit
-    /// codes: 0 done, 1 the workload found a broken promise, 2 a usage error or an unusable state file.
+    /// `openstorekit crash-workload --state PATH|--database URL --seed S --steps N [--commit-every K]
+    /// [--compact-every C] [--format 1]`: runs the crash test's workload (see ``CrashWorkload``) on a state file (or a
+    /// server database), printing one line per acknowledged step and grant. Exit codes: 0 done, 1 the workload found
+    /// a broken promise, 2 a usage error or an unusable state file.
     func crashWorkload(_ arguments: [String]) throws(UsageError) -> Int32 {
         let options = try Arguments(
             arguments, command: "crash-workload",
-            valued: ["--state", "--seed", "--steps", "--commit-every", "--compact-every", "--format"])
+            valued: ["--state", "--database", "--seed", "--steps", "--commit-every", "--compact-every", "--format"])
         if printsHelp(options, for: "crash-workload") { return 0 }
-        guard let state = options.values["--state"] else { throw UsageError("crash-workload needs --state PATH") }
+        guard let state = try StoreDatabaseOption(options, command: "crash-workload")?.value else {
+            throw UsageError("crash-workload needs --state PATH or --database PATH|URL")
+        }
         guard let seedText = options.values["--seed"], let seed = UInt64(seedText) else {
             throw UsageError("crash-workload needs --seed S, a whole number")
         }

@@ -90,7 +90,15 @@ extension CommandLineTool {
         }
         let jobs = try options.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let feeds = options.operands
-        let (statePaths, stateDirectory) = try Self.statePaths(options.values["--state"], for: feeds)
+        let database = try StoreDatabaseOption(options, command: "run")
+        if let database, database.isServer, feeds.count > 1 {
+            throw UsageError(
+                "--database with a server database's URL keeps the store of one feed; give one feed file (or a "
+                    + "directory path to keep a state file per feed)")
+        }
+        let (statePaths, stateDirectory) =
+            database?.isServer == true
+            ? (database.map { [$0.value] }, nil) : try Self.statePaths(database, for: feeds)
         let commitsEveryChange: Bool
         switch options.values["--commit"] {
         case nil, "step": commitsEveryChange = false
@@ -98,11 +106,11 @@ extension CommandLineTool {
         case let other?: throw UsageError("--commit takes `step` or `change`, not `\(other)`")
         }
         if options.values["--commit"] != nil, statePaths == nil {
-            throw UsageError("--commit applies to state files; give --state PATH as well")
+            throw UsageError("--commit applies to durable stores; give --state PATH or --database PATH|URL as well")
         }
         try InputFile.mustExist(feeds)
         #if Server
-            if server != nil, let state = statePaths?.first {
+            if server != nil, database?.isServer == false, let state = statePaths?.first {
                 // Before the feed makes the state file: a refused history leaves nothing new behind.
                 do throws(StoreServerError) {
                     try StoreServer.checkNotificationHistory(statePath: state)
@@ -147,7 +155,7 @@ extension CommandLineTool {
         }
         var inputs =
             feeds.map { (what: "the feed \($0)", path: $0) }
-            + (statePaths ?? []).flatMap(Self.stateFiles)
+            + (database?.isServer == true ? [] : (statePaths ?? []).flatMap(Self.stateFiles))
         if !outputs.isEmpty {
             inputs += feeds.flatMap { feed in
                 Self.configurationFiles(of: feed).map { (what: "the configuration file \($0) of \(feed)", path: $0) }
@@ -255,18 +263,19 @@ extension CommandLineTool {
         return failed > 0 ? 1 : 0
     }
 
-    /// The state file of each feed: `--state` itself for one feed, or a file per feed in the directory `--state`
-    /// names when several feeds run (or when it is an existing directory); with the directory to create first, when
-    /// it does not exist yet (created only once every output has been checked).
+    /// The state file of each feed: `--state` (or `--database`) itself for one feed, or a file per feed in the
+    /// directory it names when several feeds run (or when it is an existing directory); with the directory to create
+    /// first, when it does not exist yet (created only once every output has been checked).
     private static func statePaths(
-        _ state: String?, for feeds: [String]
+        _ option: StoreDatabaseOption?, for feeds: [String]
     ) throws(UsageError) -> (paths: [String]?, directory: String?) {
-        guard let state else { return (nil, nil) }
+        guard let state = option?.value, let name = option?.option else { return (nil, nil) }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: state, isDirectory: &isDirectory)
         guard feeds.count > 1 || (exists && isDirectory.boolValue) else { return ([state], nil) }
         if exists, !isDirectory.boolValue {
-            throw UsageError("--state names a file, but several feeds need a directory to keep one state file each")
+            throw UsageError(
+                "\(name) names a file, but several feeds need a directory to keep one state file each")
         }
         let paths = feeds.indices.map { "\(state)/\(logName(for: feeds[$0], index: $0, among: feeds)).sqlite" }
         return (paths, exists ? nil : state)

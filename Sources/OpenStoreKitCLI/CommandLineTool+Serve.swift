@@ -28,8 +28,9 @@ extension CommandLineTool {
             multi: ["--api-key"])
         if printsHelp(options, for: "serve") { return 0 }
         guard options.operands.isEmpty else { throw UsageError("serve takes no operands, only options") }
+        let database = try StoreDatabaseOption(options, command: "serve")
         #if Server
-            return try serveWithServer(options)
+            return try serveWithServer(options, database: database)
         #else
             output.err(Self.needsTrait("serve"))
             return 2
@@ -87,7 +88,9 @@ extension CommandLineTool {
                 notificationDelivery: delivery)
         }
 
-        private func serveWithServer(_ options: Arguments) throws(UsageError) -> Int32 {
+        private func serveWithServer(_ options: Arguments, database: StoreDatabaseOption?) throws(UsageError)
+            -> Int32
+        {
             let serverConfiguration = try Self.serverConfiguration(options)
             var configuration = StoreConfiguration.demo
             if let path = options.values["--config"] {
@@ -101,22 +104,27 @@ extension CommandLineTool {
             var app = AppIdentity()
             if let bundleID = serverConfiguration.bundleID { app.bundleIdentifier = bundleID }
             // A new store's clock starts at the wall clock's second, so that tokens minted from the wall clock are
-            // valid on it; a state file keeps its own clock.
+            // valid on it; a state file (or server database) keeps its own clock.
             let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
             let store: SimulatedStore
-            if let state = options.values["--state"] {
-                do throws(StoreServerError) {
-                    // Before the state file is made: a refused history leaves nothing new behind.
-                    try StoreServer.checkNotificationHistory(statePath: state)
-                } catch {
-                    output.err("openstorekit: \(error.detail)\n")
-                    return 2
+            if let database {
+                // A server database keeps the history in itself, read when the server starts.
+                if !database.isServer {
+                    do throws(StoreServerError) {
+                        // Before the state file is made: a refused history leaves nothing new behind.
+                        try StoreServer.checkNotificationHistory(statePath: database.value)
+                    } catch {
+                        output.err("openstorekit: \(error.detail)\n")
+                        return 2
+                    }
                 }
                 do throws(StoreSimulatorError) {
                     store = try SimulatedStore(
-                        statePath: state, configuration: configuration, clock: clock, lane: .manual, app: app)
+                        database: database.value, configuration: configuration, clock: clock, lane: .manual, app: app)
                 } catch {
-                    output.err("openstorekit: --state \(state): \(error.detail)\n")
+                    // The error names the database without its password; the URL as given may hold one.
+                    let given = database.isServer ? "" : " \(database.value)"
+                    output.err("openstorekit: \(database.option)\(given): \(error.detail)\n")
                     return 2
                 }
             } else {
@@ -149,7 +157,7 @@ extension CommandLineTool {
             do throws(StoreSimulatorError) {
                 if store.isDurable { try store.close() }
             } catch {
-                output.err("openstorekit: --state: \(error.detail)\n")
+                output.err("openstorekit: \(database?.option ?? "--state"): \(error.detail)\n")
                 return 2
             }
             if let problem = server.notifications.historyError {

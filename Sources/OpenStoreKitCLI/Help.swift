@@ -6,14 +6,14 @@ enum Help {
     static let options: [String: Set<String>] = [
         "demo": ["--log", "--receipt-out", "--jws-out", "--state"],
         "run": [
-            "--log", "--log-dir", "--junit", "--jobs", "--state", "--commit", "--host", "--port", "--issuer-id",
-            "--bundle-id", "--notifications-url", "--control-token", "--rate-limits", "--delivery",
+            "--log", "--log-dir", "--junit", "--jobs", "--state", "--database", "--commit", "--host", "--port",
+            "--issuer-id", "--bundle-id", "--notifications-url", "--control-token", "--rate-limits", "--delivery",
         ],
         "generate": ["--users", "--seed", "--steps", "--output"],
         "token": ["--api-key", "--issuer-id", "--bundle-id", "--lifetime", "--url", "--control-token"],
         "serve": [
-            "--host", "--port", "--config", "--state", "--issuer-id", "--bundle-id", "--notifications-url",
-            "--control-token", "--rate-limits", "--delivery",
+            "--host", "--port", "--config", "--state", "--database", "--issuer-id", "--bundle-id",
+            "--notifications-url", "--control-token", "--rate-limits", "--delivery",
         ],
     ]
 
@@ -94,8 +94,8 @@ enum Help {
                 """
         case "run":
             return """
-                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N] [--state PATH]
-                                        [--commit step|change]
+                Usage: openstorekit run FEED... [--log FILE | --log-dir DIR] [--junit FILE] [--jobs N]
+                                        [--state PATH | --database PATH|URL] [--commit step|change]
                        openstorekit run FEED --serve [--keep-serving] [--host ADDR] [--port N] [--allow-remote]
                                         [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
                                         [--notifications-url URL] [--control-token TOKEN]
@@ -123,8 +123,14 @@ enum Help {
                                   without --state, `restart` reopens the queues on the same in-memory store.
                                   A damaged file, or one from a newer release, is reported and left as it is;
                                   a file of an earlier release is migrated, with a copy kept as FILE.v1.bak.
-                  --commit WHEN   With --state: `step` (default) commits once per step; `change` commits every
-                                  change, flushed to the disk, before it is applied (for crash tests).
+                  --database PATH|URL
+                                  What --state does (not with it), or with a postgresql:// URL the store of
+                                  one feed in a database on a PostgreSQL server (a build with --traits
+                                  Postgres): `restart` reopens it from there; one store uses a database at a
+                                  time. Messages show the URL without its password.
+                  --commit WHEN   With --state or --database: `step` (default) commits once per step; `change`
+                                  commits every change, flushed to the disk, before it is applied (for crash
+                                  tests).
                   --serve         Serve the feed's store while it runs, as `openstorekit serve` does (one feed;
                                   a build with --traits Server). The base URL is the first line on standard
                                   output. Notifications go to --notifications-url, or else to a receiver built
@@ -196,7 +202,8 @@ enum Help {
         case "serve":
             return """
                 Usage: openstorekit serve [--host ADDR] [--port N] [--allow-remote] [--config FILE.storekit]
-                           [--state PATH] [--api-key KEYID=FILE.p8]... [--issuer-id ID] [--bundle-id ID]
+                           [--state PATH | --database PATH|URL] [--api-key KEYID=FILE.p8]... [--issuer-id ID]
+                           [--bundle-id ID]
                            [--notifications-url URL] [--control-token TOKEN] [--rate-limits apple|sandbox]
                            [--delivery production|sandbox]
 
@@ -215,6 +222,10 @@ enum Help {
                   --config FILE            The .storekit catalog; the demo catalog by default.
                   --state PATH             Keep the store (and the notification history, in PATH.notifications) in
                                            a state file, as `run --state` does.
+                  --database PATH|URL      What --state does (not with it), or with a postgresql:// URL keep the
+                                           store and the notification history in a database on a PostgreSQL
+                                           server (a build with --traits Server,Postgres); one server per
+                                           database: a second one on it is refused.
                   --api-key KEYID=FILE     An In-App Purchase key (.p8) that may sign API tokens; repeatable.
                   --issuer-id ID           The issuer id tokens must name (iss).
                   --bundle-id ID           The app: the bundle id tokens must name (bid) and signed data carry.
@@ -311,10 +322,11 @@ enum Help {
                 """
         case "crash-workload":
             return """
-                Usage: openstorekit crash-workload --state PATH --seed S [--steps N] [--commit-every K]
-                           [--compact-every C] [--format 1]
+                Usage: openstorekit crash-workload --state PATH|--database URL --seed S [--steps N]
+                           [--commit-every K] [--compact-every C] [--format 1]
 
-                Runs the crash test's workload on a state file, printing one line per acknowledged step and grant
+                Runs the crash test's workload on a state file (or a server database; --format 1 is for files only),
+                printing one line per acknowledged step and grant
                 (used by the test suite; see docs/durable-state.md).
                 """
         default:

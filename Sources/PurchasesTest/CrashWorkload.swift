@@ -41,7 +41,8 @@ public struct CrashWorkload: Sendable {
     /// Creates a workload.
     ///
     /// - Parameters:
-    ///   - statePath: the state file, made when missing, gone on with when it holds an earlier run.
+    ///   - statePath: the state file (or a server database's URL, as `SimulatedStore(database:)` takes it), made when
+    ///     missing, gone on with when it holds an earlier run.
     ///   - seed: chooses the plan.
     ///   - steps: how many steps the plan has; a run goes on to the end from the last acknowledged one.
     ///   - commitEvery: commit every change (1) or in groups of this many changes.
@@ -81,7 +82,7 @@ public struct CrashWorkload: Sendable {
         StateFileMoments.observer.withLock { $0 = { moments($0.rawValue) } }
         print("opening")
         do {
-            store = try SimulatedStore(statePath: statePath, durability: durability, lane: .manual)
+            store = try SimulatedStore(database: statePath, durability: durability, lane: .manual)
         } catch {
             throw Failure(message: error.detail)
         }

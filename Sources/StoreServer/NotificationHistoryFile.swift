@@ -138,11 +138,16 @@
         }
 
         private static func line(_ record: NotificationRecord) -> Data {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var data = (try? encoder.encode(record)) ?? Data()
+            var data = encoded(record)
             data.append(UInt8(ascii: "\n"))
             return data
+        }
+
+        /// A record's JSON, as a line of the file holds it (without the line end) and a database's history row too.
+        static func encoded(_ record: NotificationRecord) -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(record)) ?? Data()
         }
     }
 #endif

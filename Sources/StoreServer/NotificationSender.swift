@@ -39,7 +39,7 @@
         private struct State {
             var records: [NotificationRecord] = []
             var index: [String: Int] = [:]
-            var file: NotificationHistoryFile?
+            var history: NotificationHistory?
             var pending = 0
             var waiters: [CheckedContinuation<Void, Never>] = []
             var failure: StoreServerError?
@@ -53,10 +53,10 @@
             var droppedSinceRewrite = 0
         }
 
-        /// Creates a sender; with `historyPath`, the history is read from and kept in that file.
+        /// Creates a sender; with `history`, the history is read from and kept there.
         init(
             url: URL?, timeout: TimeInterval, signer: JWSSigner, delivery: NotificationDelivery,
-            historyPath: String?, now: @escaping @Sendable () -> Date
+            history place: NotificationHistory.Place?, now: @escaping @Sendable () -> Date
         ) throws(StoreServerError) {
             self.url = url
             self.delivery = delivery
@@ -64,13 +64,13 @@
             self.now = now
             client = NotificationClient(timeout: timeout)
             var initial = State()
-            if let historyPath {
+            if let place {
                 let cutoff = JWSDate(now()).millisecondsSince1970 - Self.historyWindow
                 let sends = url != nil
-                let (file, records) = try NotificationHistoryFile.open(path: historyPath) { record in
+                let (history, records) = try NotificationHistory.open(place) { record in
                     !Self.isExpired(record, cutoff: cutoff, sends: sends)
                 }
-                initial.file = file
+                initial.history = history
                 initial.records = records
                 for (position, record) in records.enumerated() { initial.index[record.notificationUUID] = position }
             }
@@ -97,7 +97,7 @@
             state.withLock { $0.records }
         }
 
-        /// The first error writing the history file met, if any.
+        /// The first error writing the history (its file, or the store's database) met, if any.
         public var historyError: StoreServerError? {
             state.withLock { $0.failure }
         }
@@ -192,9 +192,9 @@
             state.index = [:]
             for (position, record) in state.records.enumerated() { state.index[record.notificationUUID] = position }
             state.droppedSinceRewrite += count
-            guard let file = state.file, state.droppedSinceRewrite * 4 >= state.records.count else { return }
+            guard let history = state.history, state.droppedSinceRewrite * 4 >= state.records.count else { return }
             do throws(StoreServerError) {
-                try file.rewrite(state.records)
+                try history.rewrite(state.records)
                 state.droppedSinceRewrite = 0
             } catch {
                 if state.failure == nil { state.failure = error }
@@ -275,9 +275,9 @@
         }
 
         private static func persist(_ record: NotificationRecord, in state: inout State) {
-            guard let file = state.file else { return }
+            guard let history = state.history else { return }
             do throws(StoreServerError) {
-                try file.write(record)
+                try history.write(record)
             } catch {
                 if state.failure == nil { state.failure = error }
             }

@@ -46,11 +46,10 @@
             let token = configuration.controlToken ?? UUID().uuidString.lowercased()
             controlToken = token
             let signed = SignedStoreData(store: store)
-            let historyPath = configuration.notificationHistoryPath ?? store.statePath.map { $0 + ".notifications" }
             let notifications = try NotificationSender(
                 url: configuration.notificationsURL, timeout: configuration.notificationTimeout,
                 signer: store.jwsSigner, delivery: configuration.notificationDelivery,
-                historyPath: historyPath, now: { store.now })
+                history: Self.historyPlace(store, configuration), now: { store.now })
             self.notifications = notifications
             let driver = StoreDriver(
                 store: store, signed: signed, notifications: notifications, environment: store.jwsEnvironment)
@@ -82,6 +81,22 @@
                 throw error
             }
             notifications.queueDueRetries()
+        }
+
+        /// Where the notification history is kept: the configuration's file, or the file beside the store's state
+        /// file (`<statePath>.notifications`), or for a store on a server database, which has no file beside it, the
+        /// collection `openstorekit.server.notifications` of its database; nowhere for an in-memory store.
+        private static func historyPlace(_ store: SimulatedStore, _ configuration: StoreServerConfiguration)
+            -> NotificationHistory.Place?
+        {
+            if let path = configuration.notificationHistoryPath ?? store.statePath.map({ $0 + ".notifications" }) {
+                return .file(path)
+            }
+            guard let location = store.databaseLocation, let ledger = store.ledger else { return nil }
+            // The database itself, not the store: asking the store for it would wait for the store's gate, held by a
+            // change whose notification waits for the sender, which holds its lock while it writes. Weak: once the
+            // store is closed and lets it go, writing the history fails instead of keeping the database in use.
+            return .database(location: location) { [weak ledger] in ledger }
         }
 
         /// Gives the store the public halves of the In-App Purchase keys that are not already among its

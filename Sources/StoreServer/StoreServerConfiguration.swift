@@ -17,8 +17,9 @@
         public var notificationTimeout: TimeInterval
         /// The bearer token of the control API; a random one when nil (read it from ``StoreServer/controlToken``).
         public var controlToken: String?
-        /// Where the notification history is kept across restarts; beside the store's state file
-        /// (`STATE.notifications`) when nil and the store is durable, in memory only otherwise.
+        /// Where the notification history is kept across restarts; when nil, beside the store's state file
+        /// (`STATE.notifications`) for a store on a state file, in the store's own database (collection
+        /// `openstorekit.server.notifications`) for a store on a server database, in memory only otherwise.
         public var notificationHistoryPath: String?
         /// Apple's rate limits to enforce on the App Store Server API (`--rate-limits`); none when nil.
         public var rateLimits: RateLimits?

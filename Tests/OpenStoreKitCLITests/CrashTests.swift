@@ -86,19 +86,23 @@ private struct CrashFigures: CustomStringConvertible {
 
 @Suite("Crash test")
 struct CrashTests {
-    /// Runs the workload in a child process on one state file, killing it with SIGKILL `kills` times at seeded
-    /// points (after a seeded number of its output lines), restarting it each time, then lets it finish.
+    /// Runs the workload in a child process on one state file (or the server database `database` names), killing it
+    /// with SIGKILL `kills` times at seeded points (after a seeded number of its output lines), restarting it each
+    /// time, then lets it finish.
     private static func crashRun(
-        seed: UInt64, kills target: Int, steps: Int, directory: String, children: CrashChildren
+        seed: UInt64, kills target: Int, steps: Int, directory: String, database: String?, children: CrashChildren
     ) throws -> CrashFigures {
-        let state = directory + "/state.sqlite"
+        let state = database ?? directory + "/state.sqlite"
         let errors = directory + "/stderr.log"
         var plan = KillPlan(seed: seed)
         var figures = CrashFigures()
         // The first runs write the file in store format 1, as earlier releases did; the next ones migrate it, and
-        // the first few of those are killed while they migrate (right after their `migrating` line).
-        let firstFormatRuns = 1 + Int(plan.next(below: 3))
-        var migrationKills = 1 + Int(plan.next(below: 3))
+        // the first few of those are killed while they migrate (right after their `migrating` line). A server
+        // database is always written in the current format.
+        let drawnFirstFormatRuns = 1 + Int(plan.next(below: 3))
+        let drawnMigrationKills = 1 + Int(plan.next(below: 3))
+        let firstFormatRuns = database == nil ? drawnFirstFormatRuns : 0
+        var migrationKills = database == nil ? drawnMigrationKills : 0
         while true {
             // Alternate per-change commits and group commits of various sizes, and compactions of the journal into
             // the tables (every 20 or 50 changes, or the default), across restarts.
@@ -108,7 +112,8 @@ struct CrashTests {
             let migrating = figures.runs >= firstFormatRuns && migrationKills > 0
             let child = try children.start(
                 [
-                    "crash-workload", "--state", state, "--seed", String(seed), "--steps", String(steps),
+                    "crash-workload", database == nil ? "--state" : "--database", state, "--seed", String(seed),
+                    "--steps", String(steps),
                     "--commit-every", String(commitEvery), "--compact-every", String(compactEvery),
                 ] + (firstFormat ? ["--format", "1"] : []), errorLog: errors)
             figures.runs += 1
@@ -181,11 +186,11 @@ struct CrashTests {
         return nil
     }
 
-    /// Checks the promises on the state file the workload left: every charge granted exactly once, nothing granted
-    /// twice or without a charge, nothing left unfinished, the consumable balance and the receipt agreeing with the
-    /// history.
+    /// Checks the promises on the state file (or server database) the workload left: every charge granted exactly
+    /// once, nothing granted twice or without a charge, nothing left unfinished, the consumable balance and the receipt
+    /// agreeing with the history.
     private static func check(state: String, into figures: inout CrashFigures) throws {
-        let store = try SimulatedStore(statePath: state, lane: .manual)
+        let store = try SimulatedStore(database: state, lane: .manual)
         defer { try? store.close() }
         let ledger = try #require(store.ledger)
         let history = store.allTransactions()
@@ -235,6 +240,39 @@ struct CrashTests {
         let seed = ProcessInfo.processInfo.environment["OPENSTOREKIT_CRASH_SEED"].flatMap(UInt64.init) ?? 20_260_101
         let kills = long ? 200 : 20
         let steps = long ? 1_200 : 150
+        let figures = try await Self.crashRuns(seed: seed, kills: kills, steps: steps, long: long, database: nil)
+        print("crash test (seed \(seed)): \(figures)")
+        #expect(figures.kills == kills)
+        #expect(figures.charges > steps / 2)
+        #expect(figures.lost == 0)
+        #expect(figures.duplicated == 0)
+    }
+
+    #if Postgres
+        @Test(
+            "Crash on a PostgreSQL server: kill -9 at random points, restart on the same database; none lost or twice",
+            .requiresPostgres)
+        func crashAndRestartOnServer() async throws {
+            let seed = ProcessInfo.processInfo.environment["OPENSTOREKIT_CRASH_SEED"].flatMap(UInt64.init) ?? 20_261_208
+            let schema = try LedgerDatabase.makeScratchSchema(serverURL: TestPostgres.url ?? "")
+            defer { schema.drop() }
+            let kills = 12
+            let steps = 100
+            let figures = try await Self.crashRuns(
+                seed: seed, kills: kills, steps: steps, long: false, database: schema.url)
+            print("crash test on a server (seed \(seed)): \(figures)")
+            #expect(figures.kills == kills)
+            #expect(figures.firstFormatRuns == 0)
+            #expect(figures.charges > steps / 2)
+            #expect(figures.lost == 0)
+            #expect(figures.duplicated == 0)
+        }
+    #endif
+
+    /// Runs ``crashRun(seed:kills:steps:directory:database:children:)`` on a thread of its own, within a bound.
+    private static func crashRuns(
+        seed: UInt64, kills: Int, steps: Int, long: Bool, database: String?
+    ) async throws -> CrashFigures {
         let temporary = try TemporaryDirectory(prefix: "crash-test")
         defer { temporary.remove() }
         let directory = temporary.path
@@ -250,7 +288,8 @@ struct CrashTests {
                         continuation.resume(
                             returning: Result {
                                 try Self.crashRun(
-                                    seed: seed, kills: kills, steps: steps, directory: directory, children: children)
+                                    seed: seed, kills: kills, steps: steps, directory: directory, database: database,
+                                    children: children)
                             })
                     }.start()
                 }
@@ -258,11 +297,6 @@ struct CrashTests {
                 children.stop()
             }
         }
-        let figures = try result.get()
-        print("crash test (seed \(seed)): \(figures)")
-        #expect(figures.kills == kills)
-        #expect(figures.charges > steps / 2)
-        #expect(figures.lost == 0)
-        #expect(figures.duplicated == 0)
+        return try result.get()
     }
 }

@@ -37,6 +37,49 @@ func expectSameState(
     #expect(try fingerprint(left) == fingerprint(right), sourceLocation: sourceLocation)
 }
 
+/// Runs a seeded workload on an in-memory store and on durable stores that `open` opens (the same state file or
+/// database each time), closing the durable one and reopening it after every 150 steps, and expects both to be the
+/// same throughout: the whole state, each device's unfinished transactions, and receipts byte for byte. The last
+/// store is closed.
+func expectReopenReproducesState(
+    seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation, open: () throws -> SimulatedStore
+) throws {
+    let memory = SimulatedStore(lane: .manual)
+    var durable = try open()
+    var workload = StoreWorkload(seed: seed)
+    workload.connect(memory)
+    workload.connect(durable)
+    for round in 0..<4 {
+        for _ in 0..<150 { workload.step([memory, durable]) }
+        try expectSameState(memory, durable, sourceLocation: sourceLocation)
+        try durable.close()
+        #expect(durable.durabilityError?.code == .stateWriteFailed, "closed", sourceLocation: sourceLocation)
+        durable = try open()
+        try expectSameState(memory, durable, sourceLocation: sourceLocation)
+        for (deviceID, _) in StoreWorkload.devices {
+            #expect(
+                try memory.appReceipt(deviceID: deviceID) == durable.appReceipt(deviceID: deviceID),
+                "round \(round): the receipt of \(deviceID), byte for byte", sourceLocation: sourceLocation)
+        }
+        workload.connect(memory)
+        workload.connect(durable)
+        #expect(durable.durabilityError == nil, "round \(round)", sourceLocation: sourceLocation)
+    }
+    let (consumption, massExtensions) = durable.state.withLock { ($0.consumption.count, $0.massExtensions.count) }
+    #expect(
+        consumption > 0 && massExtensions > 0, "the workload sent consumption information and extensions",
+        sourceLocation: sourceLocation)
+    // Identifiers go on from where they were: the next payment gets the same identifier in both.
+    let (memoryDevice, memoryListener) = memory.silentConnection("d1")
+    let (durableDevice, durableListener) = durable.silentConnection("d1")
+    let next = memoryDevice.submitNow(PaymentRequest(productID: "com.example.pro"))
+    #expect(
+        durableDevice.submitNow(PaymentRequest(productID: "com.example.pro")).id == next.id,
+        sourceLocation: sourceLocation)
+    withExtendedLifetime((memoryListener, durableListener)) {}
+    try durable.close()
+}
+
 /// Writes a meta value with Ledger directly, and closes the database again.
 private func setMeta(_ value: Int64, forKey key: String, in path: String) throws {
     let database = try LedgerDatabase(path: path)
@@ -56,31 +99,31 @@ struct DurableStoreTests {
         defer { directory.remove() }
         let path = directory.file("state.sqlite")
         let durability = StoreDurability(commit: commit, compactEvery: compactEvery)
-        let memory = SimulatedStore(lane: .manual)
-        var durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
-        var workload = StoreWorkload(seed: seed)
-        workload.connect(memory)
-        workload.connect(durable)
-        for round in 0..<4 {
-            for _ in 0..<150 { workload.step([memory, durable]) }
-            try expectSameState(memory, durable)
-            try durable.close()
-            #expect(durable.durabilityError?.code == .stateWriteFailed, "closed")
-            durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
-            try expectSameState(memory, durable)
-            workload.connect(memory)
-            workload.connect(durable)
-            #expect(durable.durabilityError == nil, "round \(round)")
+        try expectReopenReproducesState(seed: seed) {
+            try SimulatedStore(statePath: path, durability: durability, lane: .manual)
         }
-        let (consumption, massExtensions) = durable.state.withLock { ($0.consumption.count, $0.massExtensions.count) }
-        #expect(consumption > 0 && massExtensions > 0, "the workload sent consumption information and extensions")
-        // Identifiers go on from where they were: the next payment gets the same identifier in both.
-        let (memoryDevice, memoryListener) = memory.silentConnection("d1")
-        let (durableDevice, durableListener) = durable.silentConnection("d1")
-        let next = memoryDevice.submitNow(PaymentRequest(productID: "com.example.pro"))
-        #expect(durableDevice.submitNow(PaymentRequest(productID: "com.example.pro")).id == next.id)
-        withExtendedLifetime((memoryListener, durableListener)) {}
-        try durable.close()
+    }
+
+    @Test("SimulatedStore(database:) with a path is the state file init(statePath:) opens, reopened the same")
+    func databasePathIsStatePath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let durability = StoreDurability(commit: .group(every: 5), compactEvery: 30)
+        var opened = 0
+        try expectReopenReproducesState(seed: 5) {
+            opened += 1
+            // Alternately: each opens what the other wrote.
+            let store =
+                opened % 2 == 0
+                ? try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+                : try SimulatedStore(
+                    database: directory.path + "/./state.sqlite", durability: durability, lane: .manual)
+            #expect(store.statePath == path)
+            #expect(store.databaseLocation == path)
+            return store
+        }
+        #expect(FileManager.default.fileExists(atPath: path + ".lock") == false, "closed: no lock file left")
     }
 
     @Test(
@@ -89,11 +132,20 @@ struct DurableStoreTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("state.sqlite")
+        try Self.expectCompactionWritesEveryChangedRow { durability in
+            try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+        }
+    }
+
+    /// Changes rows of every kind, compacts and reopens the store `open` opens (the same file or database each time),
+    /// then changes a few and does it again, expecting the store reopened from its tables alone to be the in-memory
+    /// one each time. The last store is closed.
+    static func expectCompactionWritesEveryChangedRow(open: (StoreDurability) throws -> SimulatedStore) throws {
         // Compacted only when asked, so that the journal is empty after each compaction and a reopened store is the
         // tables alone.
         let durability = StoreDurability(compactEvery: nil)
         let memory = SimulatedStore(lane: .manual)
-        var durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+        var durable = try open(durability)
         let accounts = (0..<12).map { "account-\($0)" }
         var listeners: [SilentListener] = []
         /// Applies `change` to both stores, and runs their lanes.
@@ -113,13 +165,13 @@ struct DurableStoreTests {
                     offerID: "com.example.premium.monthly.winback", keyID: "KEY", nonce: nonce,
                     signature: "c2lnbmF0dXJl", timestamp: JWSDate(now).millisecondsSince1970))
         }
-        /// Compacts, checks the journal is empty, and reopens the durable store from the file.
+        /// Compacts, checks the journal is empty, and reopens the durable store from its file or database.
         func compactAndReopen(_ round: String) throws {
             try durable.compact()
             let entries = try #require(durable.ledger).read { txn in try txn.logCount(in: StoreJournal.logName) }
             #expect(entries == 0, "\(round): the tables hold everything")
             try durable.close()
-            durable = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
+            durable = try open(durability)
             #expect(try fingerprint(durable) == fingerprint(memory), "\(round)")
             for account in accounts {
                 #expect(durable.accountSettings(account) == memory.accountSettings(account), "\(round)")

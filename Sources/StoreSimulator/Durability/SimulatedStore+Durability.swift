@@ -56,8 +56,70 @@ extension SimulatedStore {
         signer: ReceiptSigner = ReceiptSigner(),
         jwsSigner: JWSSigner = JWSSigner()
     ) throws(StoreSimulatorError) {
+        try self.init(
+            opening: statePath, durability: durability, configuration: configuration, clock: clock, lane: lane,
+            retention: retention, app: app, signer: signer, jwsSigner: jwsSigner)
+    }
+
+    /// Opens a durable store whose state lives in `database`: a state file's path, exactly as
+    /// ``init(statePath:durability:configuration:clock:lane:retention:app:signer:jwsSigner:)`` opens it, or the URL
+    /// of a Ledger database on a PostgreSQL server (`postgresql://` or `postgres://`, see
+    /// `LedgerDatabase.isServerURL(_:)`), creating the store in it if it holds none.
+    ///
+    /// A store on a server database is the same store: the same tables and journal, the same commits and
+    /// compaction, the same guarantees for what was acknowledged. What differs:
+    ///
+    /// - There is no lock file: the server lets one `LedgerDatabase` use a database at a time, across processes, and a
+    ///   second store on it (in this process or another) is refused with `stateUnavailable` naming it.
+    /// - It is always written in the current store format: format 1, and its migration with a backup beside the file,
+    ///   belong to state files.
+    /// - Messages and ``databaseLocation`` name it by its URL without the password.
+    ///
+    /// ```swift
+    /// let store = try SimulatedStore(database: "postgresql://app@db.example/store", lane: .manual)
+    /// ```
+    ///
+    /// A server database needs a build with the package trait `Postgres` (`swift build --traits Postgres`); without
+    /// it, a URL is refused with `stateUnavailable` saying so.
+    ///
+    /// - Parameters:
+    ///   - database: A state file's path, or a server database's URL (its password, if any, is never shown).
+    ///   - durability: When changes are committed, and how the database is opened.
+    ///   - configuration: The catalog and settings of a new store; an existing one keeps its own.
+    ///   - clock: The store's clock, moved forward to the time the database reached.
+    ///   - lane: How work runs, as for an in-memory store.
+    ///   - retention: The history retention of a new store; an existing one keeps its own.
+    ///   - app: The app receipts are issued to.
+    ///   - signer: Signs receipts.
+    ///   - jwsSigner: Signs StoreKit 2 JWS; environment `Sandbox` with the default test identity.
+    /// - Throws: ``StoreSimulatorError`` as
+    ///   ``init(statePath:durability:configuration:clock:lane:retention:app:signer:jwsSigner:)`` does; for a server
+    ///   database `stateUnavailable` also when the server cannot be reached, the build lacks the trait `Postgres`, or
+    ///   another store uses the database. A refused database is never modified, reset or deleted.
+    public convenience init(
+        database: String,
+        durability: StoreDurability = StoreDurability(),
+        configuration: StoreConfiguration = .demo,
+        clock: ManualClock = ManualClock(),
+        lane: StoreLane.Mode = .dispatch(.main),
+        retention: HistoryRetention = .all,
+        app: AppIdentity = AppIdentity(),
+        signer: ReceiptSigner = ReceiptSigner(),
+        jwsSigner: JWSSigner = JWSSigner()
+    ) throws(StoreSimulatorError) {
+        try self.init(
+            opening: database, durability: durability, configuration: configuration, clock: clock, lane: lane,
+            retention: retention, app: app, signer: signer, jwsSigner: jwsSigner)
+    }
+
+    /// Opens the store in `database` (a path or a server URL): what both public initializers do.
+    private convenience init(
+        opening database: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
+        lane: StoreLane.Mode, retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner,
+        jwsSigner: JWSSigner
+    ) throws(StoreSimulatorError) {
         let opened = try StoreJournal.open(
-            path: statePath, durability: durability, configuration: configuration, clock: clock,
+            database: database, durability: durability, configuration: configuration, clock: clock,
             retention: retention, app: app, signer: signer)
         clock.advance(to: opened.time)
         self.init(
@@ -67,10 +129,14 @@ extension SimulatedStore {
     }
 
     /// The absolute path of the state file (for a path given as a symbolic link, the file it leads to), or `nil` for an
-    /// in-memory store.
+    /// in-memory store and for a store on a server database (see ``databaseLocation``).
     public var statePath: String? { journal?.path }
 
-    /// Whether the store keeps its state in a file.
+    /// Where the store's state is: the absolute path of its state file (as ``statePath``), or the URL of its server
+    /// database without the password; `nil` for an in-memory store. Safe to print.
+    public var databaseLocation: String? { journal?.location.name }
+
+    /// Whether the store keeps its state in a database (a state file, or a database on a server).
     public var isDurable: Bool { journal != nil }
 
     /// The durability options the store was opened with, or `nil` for an in-memory store.

@@ -4,8 +4,9 @@ import ReceiptKit
 import StoreModels
 import Synchronization
 
-/// The journal of a durable store: appends each change (a ``StoreCommand``) to the state file before the store
-/// applies it, and serializes changes so that the journal's order is the order they were applied in.
+/// The journal of a durable store: appends each change (a ``StoreCommand``) to the store's database (a state file, or
+/// a Ledger database on a server) before the store applies it, and serializes changes so that the journal's order is
+/// the order they were applied in.
 ///
 /// **The gate.** Every public method of a durable store that changes state holds the journal's gate (a recursive
 /// lock) from before its command is recorded until it returns. Two changes from different threads therefore never
@@ -31,17 +32,21 @@ final class StoreJournal: @unchecked Sendable {
     /// migrated.
     static let currentFormat: Int64 = 2
 
-    /// Paths of the state files open in this process: a file is open in one store at a time.
-    private static let openPaths = Mutex<Set<String>>([])
+    /// The locations of the databases open in this process (state files' paths, servers' URLs without password): a
+    /// database is open in one store at a time.
+    private static let openLocations = Mutex<Set<String>>([])
 
-    /// The absolute path of the state file.
-    let path: String
+    /// Where the state is: the absolute path of the state file, or the server database's URL without its password.
+    let location: StateLocation
+    /// The absolute path of the state file; `nil` for a database on a server.
+    var path: String? { location.isFile ? location.name : nil }
     let durability: StoreDurability
     /// The store's clock; each command is recorded with its time.
     let clock: ManualClock
 
     private let gate = NSRecursiveLock()
-    /// This process's ownership of the file, released by ``close()`` (or when the journal goes away).
+    /// This process's ownership of the state file, released by ``close()`` (or when the journal goes away); `nil` for
+    /// a database on a server, which Ledger lets one connection use at a time.
     private var ownership: StateFileLock?
     private var database: LedgerDatabase?
     private var committer: LedgerGroupCommitter?
@@ -61,11 +66,11 @@ final class StoreJournal: @unchecked Sendable {
     private var tables: StoreTables
 
     private init(
-        path: String, durability: StoreDurability, clock: ManualClock, ownership: StateFileLock,
+        location: StateLocation, durability: StoreDurability, clock: ManualClock, ownership: StateFileLock?,
         database: LedgerDatabase, format: Int64, tables: StoreTables?, lastSequence: Int64, lastTime: Date,
         changesSinceSnapshot: Int
     ) {
-        self.path = path
+        self.location = location
         self.format = format
         self.tables = tables ?? StoreTables()
         self.durability = durability
@@ -83,7 +88,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     deinit {
-        Self.openPaths.withLock { _ = $0.remove(path) }
+        Self.openLocations.withLock { _ = $0.remove(location.name) }
     }
 
     // MARK: Opening
@@ -96,75 +101,119 @@ final class StoreJournal: @unchecked Sendable {
         let time: Date
     }
 
-    /// Opens (or creates) the state file at `path` and replays it.
+    /// Opens (or creates) the store in `database`, a state file's path or a server database's URL (see
+    /// `LedgerDatabase.isServerURL(_:)`), and replays it.
     static func open(
-        path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
+        database: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
         retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Opened {
+        let settings = Settings(
+            durability: durability, configuration: configuration, clock: clock, retention: retention, app: app,
+            signer: signer)
+        if LedgerDatabase.isServerURL(database) { return try openServer(url: database, settings) }
         // A path that is a symbolic link is the file it leads to: locked, checked and opened there, its -wal and -shm
         // beside it; a link that leads nowhere is refused (opening it would create a file wherever it points).
         let absolute: String
         do {
-            absolute = try LedgerDatabase.resolvedPath(of: path)
+            absolute = try LedgerDatabase.resolvedPath(of: database)
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: StateLocation(name: database, isFile: true))
         }
-        let registered = openPaths.withLock { $0.insert(absolute).inserted }
-        guard registered else {
-            throw StoreSimulatorError(
-                .stateUnavailable,
-                "\(absolute) is already open in another store of this process "
-                    + "(pid \(ProcessInfo.processInfo.processIdentifier)); close() that store first")
-        }
+        let location = StateLocation(name: absolute, isFile: true)
+        try register(location)
         do {
             // One process owns a state file at a time; taken before the file is read, so that nothing writes it
             // between the checks and the first write. Released (and its file removed) if the file is refused.
             let ownership = try StateFileLock(statePath: absolute)
-            return try openRegistered(
-                path: absolute, durability: durability, configuration: configuration, clock: clock,
-                ownership: ownership, retention: retention, app: app, signer: signer)
+            return try openRegistered(location, settings, ownership: ownership) { check in
+                try LedgerDatabase(path: absolute, options: durability.ledger, checkingExisting: check)
+            }
         } catch {
-            openPaths.withLock { _ = $0.remove(absolute) }
+            openLocations.withLock { _ = $0.remove(absolute) }
             throw error
         }
     }
 
+    /// Opens (or creates) the store in a Ledger database on a server: no lock file (Ledger lets one connection use a
+    /// server database at a time, and refuses another with `inUse`) and no format 1 (a server database is always
+    /// written in the current format).
+    private static func openServer(url: String, _ settings: Settings) throws(StoreSimulatorError) -> Opened {
+        // What errors name: never the URL as given, which may hold a password.
+        let location = StateLocation(name: StateLocation.redacting(url), isFile: false)
+        try register(location)
+        do {
+            return try openRegistered(location, settings, ownership: nil) { check in
+                try LedgerDatabase(url: url, options: settings.durability.ledger, checkingExisting: check)
+            }
+        } catch {
+            openLocations.withLock { _ = $0.remove(location.name) }
+            throw error
+        }
+    }
+
+    /// Notes that `location` is open in this process; refuses it if another store has it open.
+    private static func register(_ location: StateLocation) throws(StoreSimulatorError) {
+        let registered = openLocations.withLock { $0.insert(location.name).inserted }
+        guard registered else {
+            throw StoreSimulatorError(
+                .stateUnavailable,
+                "\(location.name) is already open in another store of this process "
+                    + "(pid \(ProcessInfo.processInfo.processIdentifier)); close() that store first")
+        }
+    }
+
+    /// What a store is opened with, passed along as one value.
+    private struct Settings {
+        let durability: StoreDurability
+        let configuration: StoreConfiguration
+        let clock: ManualClock
+        let retention: HistoryRetention
+        let app: AppIdentity
+        let signer: ReceiptSigner
+    }
+
+    /// Opens the database through `openDatabase` (which runs the check it is given on an existing database before
+    /// writing anything) and reads or creates the store in it.
     private static func openRegistered(
-        path: String, durability: StoreDurability, configuration: StoreConfiguration, clock: ManualClock,
-        ownership: StateFileLock, retention: HistoryRetention, app: AppIdentity, signer: ReceiptSigner
+        _ location: StateLocation, _ settings: Settings, ownership: StateFileLock?,
+        openDatabase: ((borrowing LedgerReadTransaction) throws -> Void) throws -> LedgerDatabase
     ) throws(StoreSimulatorError) -> Opened {
-        // Everything that can refuse the file (its format version, tables, snapshot and journal entries) is read
+        let durability = settings.durability
+        let clock = settings.clock
+        // A server database is always written in the current format.
+        let writesFirstFormat = durability.writesFirstFormat && location.isFile
+        // Everything that can refuse the database (its format version, tables, snapshot and journal entries) is read
         // before anything is written to it: through Ledger's read-only check, so a refused file is left byte for byte
-        // as it was, whatever its journal mode. `nil`: nothing of a store in it yet (a new file, or an app's database).
+        // as it was, whatever its journal mode. `nil`: nothing of a store in it yet (a new database, or an app's).
         var existing: Replayed?
         let database: LedgerDatabase
         do {
-            database = try LedgerDatabase(path: path, options: durability.ledger) { txn in
-                existing = try read(txn, path: path, app: app, signer: signer)
+            database = try openDatabase { txn in
+                existing = try read(txn, at: location, app: settings.app, signer: settings.signer)
                 // A file of format 1 is backed up before anything (Ledger included) writes to it: stop here.
-                if let replayed = existing, replayed.format == 1, !durability.writesFirstFormat {
+                if let replayed = existing, replayed.format == 1, !writesFirstFormat {
                     throw FirstFormat()
                 }
             }
         } catch let error as StoreSimulatorError {
             throw error
         } catch is FirstFormat {
-            guard let replayed = existing else { preconditionFailure("a file of format 1 was read") }
+            guard let replayed = existing, let ownership else { preconditionFailure("a file of format 1 was read") }
             return try migrate(
-                path: path, replayed: replayed, durability: durability, clock: clock, ownership: ownership)
+                path: location.name, replayed: replayed, durability: durability, clock: clock, ownership: ownership)
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: location)
         }
         if var replayed = existing {
             if replayed.format == currentFormat { replayed.state.trackChanges() }
             let journal = StoreJournal(
-                path: path, durability: durability, clock: clock, ownership: ownership, database: database,
+                location: location, durability: durability, clock: clock, ownership: ownership, database: database,
                 format: replayed.format, tables: replayed.tables, lastSequence: replayed.sequence,
                 lastTime: replayed.time, changesSinceSnapshot: replayed.count)
             return Opened(journal: journal, state: replayed.state, time: replayed.time)
         }
-        var state = StoreState(configuration: configuration, retention: retention)
-        let format: Int64 = durability.writesFirstFormat ? 1 : currentFormat
+        var state = StoreState(configuration: settings.configuration, retention: settings.retention)
+        let format: Int64 = writesFirstFormat ? 1 : currentFormat
         var tables: StoreTables?
         do {
             if format == 1 {
@@ -182,10 +231,10 @@ final class StoreJournal: @unchecked Sendable {
                 }
             }
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: location)
         }
         let journal = StoreJournal(
-            path: path, durability: durability, clock: clock, ownership: ownership, database: database,
+            location: location, durability: durability, clock: clock, ownership: ownership, database: database,
             format: format, tables: tables, lastSequence: 0, lastTime: clock.now, changesSinceSnapshot: 0)
         return Opened(journal: journal, state: state, time: clock.now)
     }
@@ -230,8 +279,9 @@ final class StoreJournal: @unchecked Sendable {
                     + "1 and its backup \(path).v1.bak; free space or fix the file's permissions and open it again.")
         }
         let journal = StoreJournal(
-            path: path, durability: durability, clock: clock, ownership: ownership, database: database,
-            format: currentFormat, tables: tables, lastSequence: replayed.sequence, lastTime: replayed.time,
+            location: StateLocation(name: path, isFile: true), durability: durability, clock: clock,
+            ownership: ownership, database: database, format: currentFormat, tables: tables,
+            lastSequence: replayed.sequence, lastTime: replayed.time,
             changesSinceSnapshot: 0)
         return Opened(journal: journal, state: state, time: replayed.time)
     }
@@ -268,7 +318,7 @@ final class StoreJournal: @unchecked Sendable {
     /// Reads the store in an existing database; `nil` when the database holds no store yet. Format 2: the tables,
     /// then the journal entries after them; format 1: the snapshot, then the whole journal.
     private static func read(
-        _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
+        _ txn: borrowing LedgerReadTransaction, at location: StateLocation, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed? {
         let stored: (format: Int64?, snapshot: Bool, entries: Bool)
         do {
@@ -277,32 +327,38 @@ final class StoreJournal: @unchecked Sendable {
                 try txn.lastLogSequence(in: logName) != nil
             )
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: location)
         }
         switch stored.format {
         case nil:
             guard !stored.snapshot, !stored.entries else {
                 throw StoreSimulatorError(
                     .stateCorrupt,
-                    "\(path) holds store entries without the store's format version (meta \(formatKey)); it was "
-                        + "not changed. Move it aside (with its -wal and -shm files) and restore a backup, or "
-                        + "start from a new path.")
+                    "\(location.name) holds store entries without the store's format version (meta \(formatKey)). "
+                        + "\(location.unchanged) It was damaged or altered: \(location.recovery).")
             }
             return nil
         case let format? where format > currentFormat:
             throw StoreSimulatorError(
                 .stateTooNew,
-                "\(path) was written by a newer release (store format \(format); this release reads formats 1 "
-                    + "to \(currentFormat)); it was not changed. Open it with that release, or use another path.")
+                "\(location.name) was written by a newer release (store format \(format); this release reads "
+                    + "formats 1 to \(currentFormat)). \(location.unchanged) Open it with that release, or use "
+                    + "another \(location.isFile ? "path" : "database").")
         case let format? where format < 1:
             throw StoreSimulatorError(
-                .stateCorrupt, "\(path): the store's format version is \(format), which no release writes")
+                .stateCorrupt, "\(location.name): the store's format version is \(format), which no release writes")
+        case 1 where !location.isFile:
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(location.name) holds store format 1, which only state files of earlier releases have; a database "
+                    + "on a server is always written in format \(currentFormat). \(location.unchanged) It was "
+                    + "altered: \(location.recovery).")
         case 1:
-            return try readFirstFormat(txn, path: path, app: app, signer: signer)
+            return try readFirstFormat(txn, at: location, app: app, signer: signer)
         default:
-            let loaded = try StoreTables.read(txn, path: path)
+            let loaded = try StoreTables.read(txn, at: location)
             var replayed = try replay(
-                txn, state: loaded.state, time: loaded.time, after: loaded.through, path: path, app: app,
+                txn, state: loaded.state, time: loaded.time, after: loaded.through, at: location, app: app,
                 signer: signer)
             replayed.format = currentFormat
             replayed.tables = loaded.tables
@@ -312,19 +368,19 @@ final class StoreJournal: @unchecked Sendable {
 
     /// Reads a file of format 1: its snapshot, then every journal entry after it.
     private static func readFirstFormat(
-        _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
+        _ txn: borrowing LedgerReadTransaction, at location: StateLocation, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed {
         let stored: [UInt8]?
         do {
             stored = try txn.value(forKey: snapshotKey, in: logName)
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: location)
         }
         guard let bytes = stored else {
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path) has no store snapshot (record '\(snapshotKey)' in '\(logName)'); it was not changed. Move it "
-                    + "aside (with its -wal and -shm files) and restore a backup, or start from a new path.")
+                "\(location.name) has no store snapshot (record '\(snapshotKey)' in '\(logName)'). "
+                    + "\(location.unchanged) It was damaged or altered: \(location.recovery).")
         }
         let snapshot: StoreSnapshot
         let initial: StoreState
@@ -335,14 +391,14 @@ final class StoreJournal: @unchecked Sendable {
         } catch let problem as StoreState.StoredValueProblem {
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path): the store snapshot (format 1) holds a value out of range: \(problem). The file was not "
-                    + "changed. It was damaged or altered: move it aside (with its -wal and -shm files) and restore a "
-                    + "backup, or start from a new path.")
+                "\(location.name): the store snapshot (format 1) holds a value out of range: \(problem). "
+                    + "\(location.unchanged) It was damaged or altered: \(location.recovery).")
         } catch {
-            throw corruptEntry(path: path, what: "the store snapshot", reason: "\(error)")
+            throw corruptEntry(at: location, what: "the store snapshot", reason: "\(error)")
         }
         var replayed = try replay(
-            txn, state: initial, time: snapshot.time, after: snapshot.sequence, path: path, app: app, signer: signer)
+            txn, state: initial, time: snapshot.time, after: snapshot.sequence, at: location, app: app,
+            signer: signer)
         replayed.format = 1
         return replayed
     }
@@ -362,7 +418,7 @@ final class StoreJournal: @unchecked Sendable {
     /// at `time`.
     private static func replay(
         _ txn: borrowing LedgerReadTransaction, state initial: StoreState, time: Date, after start: Int64,
-        path: String, app: AppIdentity, signer: ReceiptSigner
+        at location: StateLocation, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed {
         // Compaction removes the entries it brought into the tables (those up to `start`) in the same transaction:
         // an entry at or below `start` means `start` was raised or the entries put back, and skipping them would
@@ -371,15 +427,16 @@ final class StoreJournal: @unchecked Sendable {
         do {
             first = try txn.logEntries(in: logName, limit: 1)
         } catch {
-            throw stateError(error, path: path)
+            throw stateError(error, at: location)
         }
         if let entry = first.first, entry.sequence <= start {
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path): journal entry \(entry.sequence) is at or below the sequence the tables were brought up to "
-                    + "(meta \(StoreTables.Meta.through) or the snapshot's, \(start)), which compaction never leaves: "
-                    + "the file was altered, and replaying it would skip changes. The file was not changed: move it "
-                    + "aside (with its -wal and -shm files) and restore a backup, or start from a new path.")
+                "\(location.name): journal entry \(entry.sequence) is at or below the sequence the tables were "
+                    + "brought up to (meta \(StoreTables.Meta.through) or the snapshot's, \(start)), which compaction "
+                    + "never leaves: the \(location.noun) was altered, and replaying it would skip changes. "
+                    + "\(location.unchanged) \(location.recovery.prefix(1).uppercased() + location.recovery.dropFirst())."
+            )
         }
         let clock = ManualClock(start: time)
         let store = SimulatedStore(
@@ -391,7 +448,7 @@ final class StoreJournal: @unchecked Sendable {
             do {
                 page = try txn.logEntries(in: logName, after: sequence, limit: 1024)
             } catch {
-                throw stateError(error, path: path)
+                throw stateError(error, at: location)
             }
             guard !page.isEmpty else { break }
             for entry in page {
@@ -400,7 +457,7 @@ final class StoreJournal: @unchecked Sendable {
                     decoded = try StoreCommand.decode(entry.payload)
                 } catch {
                     throw corruptEntry(
-                        path: path, what: "journal entry \(entry.sequence)", reason: error.description)
+                        at: location, what: "journal entry \(entry.sequence)", reason: error.description)
                 }
                 clock.advance(to: decoded.time)
                 store.replay(decoded.command)
@@ -486,7 +543,8 @@ final class StoreJournal: @unchecked Sendable {
         let detail = (error as? LedgerError)?.detail ?? "\(error)"
         failureValue = StoreSimulatorError(
             .stateWriteFailed,
-            "\(action) in \(path) failed: \(detail) Changes made from then on are kept in memory only; the file "
+            "\(action) in \(location.name) failed: \(detail) Changes made from then on are kept in memory only; the "
+                + "\(location.noun) "
                 + "holds the history up to the last change it acknowledged.")
     }
 
@@ -603,10 +661,11 @@ final class StoreJournal: @unchecked Sendable {
             database = nil
             if failureValue == nil {
                 failureValue = StoreSimulatorError(
-                    .stateWriteFailed, "the store was closed; changes made after close() are not saved to \(path)")
+                    .stateWriteFailed,
+                    "the store was closed; changes made after close() are not saved to \(location.name)")
             }
             ownership = nil  // the file may now be opened by another store, or another process
-            Self.openPaths.withLock { _ = $0.remove(path) }
+            Self.openLocations.withLock { _ = $0.remove(location.name) }
         }
         try flushLocked()
     }
@@ -617,21 +676,29 @@ final class StoreJournal: @unchecked Sendable {
         Array(try JSONEncoder().encode(snapshot))
     }
 
-    /// The store's error for a Ledger error met while opening or reading the file at `path`.
-    static func stateError(_ error: any Error, path: String) -> StoreSimulatorError {
+    /// The store's error for a Ledger error met while opening or reading the database at `location`.
+    static func stateError(_ error: any Error, at location: StateLocation) -> StoreSimulatorError {
         guard let error = error as? LedgerError else {
-            return StoreSimulatorError(.stateUnavailable, "\(path): \(error)")
+            return StoreSimulatorError(.stateUnavailable, "\(location.name): \(error)")
         }
+        let what = location.isFile ? "The state file" : "The database \(location.name)"
         switch error.code {
         case .newerSchema:
             return StoreSimulatorError(
-                .stateTooNew, "The state file was written by a newer release and was not changed: \(error.detail)")
+                .stateTooNew, "\(what) was written by a newer release and was not changed: \(error.detail)")
         case .corrupt:
             return StoreSimulatorError(
-                .stateCorrupt, "The state file is damaged or truncated and was not changed: \(error.detail)")
+                .stateCorrupt, "\(what) is damaged or truncated and was not changed: \(error.detail)")
         case .notADatabase, .notALedger:
             return StoreSimulatorError(
-                .stateUnavailable, "The file is not an OpenStoreKit state file and was not changed: \(error.detail)")
+                .stateUnavailable,
+                "\(location.isFile ? "The file" : what) is not an OpenStoreKit \(location.noun) and was not changed: "
+                    + error.detail)
+        case .inUse:
+            return StoreSimulatorError(
+                .stateUnavailable,
+                "\(location.name) is in use by another store (in this process or another one); a database is used "
+                    + "by one store at a time: stop or close() that store, or use another database. \(error.detail)")
         case .diskFull, .ioError:
             return StoreSimulatorError(.stateWriteFailed, error.detail)
         default:
@@ -639,11 +706,10 @@ final class StoreJournal: @unchecked Sendable {
         }
     }
 
-    private static func corruptEntry(path: String, what: String, reason: String) -> StoreSimulatorError {
+    private static func corruptEntry(at location: StateLocation, what: String, reason: String) -> StoreSimulatorError {
         StoreSimulatorError(
             .stateCorrupt,
-            "\(path): \(what) cannot be read (\(reason)). The file was not changed. It was damaged, or written by a "
-                + "newer release: open it with that release, or move it aside (with its -wal and -shm files) and "
-                + "restore a backup or start from a new path.")
+            "\(location.name): \(what) cannot be read (\(reason)). \(location.unchanged) It was damaged, or written by "
+                + "a newer release: open it with that release, or \(location.recovery).")
     }
 }

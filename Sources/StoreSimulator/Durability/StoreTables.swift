@@ -69,7 +69,7 @@ struct StoreTables: Sendable {
 
     // MARK: Reading
 
-    /// What ``read(_:path:)`` found.
+    /// What ``read(_:at:)`` found.
     struct Loaded {
         var state: StoreState
         var tables: StoreTables
@@ -80,8 +80,10 @@ struct StoreTables: Sendable {
     }
 
     /// Reads a store from its tables, with change tracking on.
-    /// - Throws: `stateCorrupt` naming the file, the table and the row that cannot be read.
-    static func read(_ txn: borrowing LedgerReadTransaction, path: String) throws(StoreSimulatorError) -> Loaded {
+    /// - Throws: `stateCorrupt` naming the file (or database), the table and the row that cannot be read.
+    static func read(_ txn: borrowing LedgerReadTransaction, at location: StateLocation) throws(StoreSimulatorError)
+        -> Loaded
+    {
         var tables = StoreTables()
         var table = Table.values
         var row = ""
@@ -222,19 +224,18 @@ struct StoreTables: Sendable {
         } catch let error as LedgerError {
             throw StoreSimulatorError(
                 error.code == .corrupt ? .stateCorrupt : .stateUnavailable,
-                "\(path): reading table \(table.rawValue) failed: \(error.detail) The file was not changed.")
+                "\(location.name): reading table \(table.rawValue) failed: \(error.detail) \(location.unchanged)")
         } catch let problem as StoreState.StoredValueProblem {
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path): \(problem). The file was not changed. It was damaged or altered: move it aside (with its "
-                    + "-wal and -shm files) and restore a backup, or start from a new path.")
+                "\(location.name): \(problem). \(location.unchanged) It was damaged or altered: \(location.recovery).")
         } catch {
             let place = row.isEmpty ? "" : ", row \(row)"
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path): table \(table.rawValue)\(place) cannot be read (\(error)). The file was not changed. It "
-                    + "was damaged, or written by a newer release: open it with that release, or move it aside (with "
-                    + "its -wal and -shm files) and restore a backup or start from a new path.")
+                "\(location.name): table \(table.rawValue)\(place) cannot be read (\(error)). \(location.unchanged) "
+                    + "It was damaged, or written by a newer release: open it with that release, or "
+                    + "\(location.recovery).")
         }
     }
 
