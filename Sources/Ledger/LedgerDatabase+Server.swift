@@ -36,7 +36,7 @@ extension LedgerDatabase {
             throw error
         } catch {
             // Without a caller's check, only LedgerError is thrown.
-            throw LedgerError(code: .serverFailure, detail: "Opening \(Self.redactedURL(url)): \(error)")
+            throw LedgerError(code: .serverFailure, detail: "Opening \(Self.location(ofServerURL: url)): \(error)")
         }
     }
 
@@ -60,7 +60,7 @@ extension LedgerDatabase {
             let connection = try ServerOpener.open(url: url, options: options, check: check)
             self.init(backend: .server(connection), location: connection.location, options: options)
         #else
-            let location = Self.redactedURL(url)
+            let location = Self.location(ofServerURL: url)
             throw LedgerError(
                 code: .cannotOpen,
                 detail: "Cannot open \(location): this build of OpenStoreKit has no PostgreSQL support. Build it with "
@@ -89,8 +89,10 @@ extension LedgerDatabase {
         return found.flatMap { [$0, $0.removingPercentEncoding ?? $0] }.filter { !$0.isEmpty }
     }
 
-    /// `url` without its password (in the user information or a `password` parameter), safe to print.
-    static func redactedURL(_ url: String) -> String {
+    /// The ``location`` a database opened from the server URL `url` has: `url` without its password (in the user
+    /// information, `postgresql://user:secret@host/db` is `postgresql://user@host/db`, or a `password` parameter),
+    /// safe to print; for naming a database before it is open.
+    public static func location(ofServerURL url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         var result = String(url[..<schemeEnd.upperBound])
         let rest = url[schemeEnd.upperBound...]

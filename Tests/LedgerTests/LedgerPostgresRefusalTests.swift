@@ -54,7 +54,7 @@
                     try LedgerDatabase(url: url) { _ in checked = true }
                 }
                 #expect(error.code == code)
-                #expect(error.path == LedgerDatabase.redactedURL(url))
+                #expect(error.path == LedgerDatabase.location(ofServerURL: url))
                 #expect(!checked)
                 #expect(try Self.dump(url) == before)
             }

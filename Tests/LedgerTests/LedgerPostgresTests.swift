@@ -238,8 +238,8 @@
             ] {
                 let error = try #require(throws: LedgerError.self) { try LedgerDatabase(url: url) }
                 #expect(error.code == .cannotOpen)
-                #expect(error.detail.contains(LedgerDatabase.redactedURL(url)))
-                #expect(error.path == LedgerDatabase.redactedURL(url))
+                #expect(error.detail.contains(LedgerDatabase.location(ofServerURL: url)))
+                #expect(error.path == LedgerDatabase.location(ofServerURL: url))
                 #expect(!error.description.contains("s3cret"))
             }
         }

@@ -20,7 +20,7 @@ import Testing
         ("postgresql://user@host", "postgresql://user@host"),
     ])
     func passwordsAreRemoved(url: String, redacted: String) {
-        #expect(LedgerDatabase.redactedURL(url) == redacted)
+        #expect(LedgerDatabase.location(ofServerURL: url) == redacted)
     }
 
     @Test func errorCodesOfSQLStates() {

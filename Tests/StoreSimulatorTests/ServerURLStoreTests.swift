@@ -20,14 +20,14 @@ struct ServerURLStoreTests {
             arguments: urls)
         func refusedWithoutTheTrait(url: String) throws {
             let ledger = try #require(throws: LedgerError.self) { try LedgerDatabase(url: url) }
-            #expect(ledger.path == StateLocation.redacting(url))
+            #expect(ledger.path == LedgerDatabase.location(ofServerURL: url))
             do {
                 _ = try SimulatedStore(database: url, lane: .manual)
                 Issue.record("a store opened \(url) without the trait")
             } catch {
                 #expect(error.code == .stateUnavailable)
                 #expect(error.detail.contains("--traits Postgres"), "\(error.detail)")
-                #expect(error.detail.contains(StateLocation.redacting(url)), "\(error.detail)")
+                #expect(error.detail.contains(LedgerDatabase.location(ofServerURL: url)), "\(error.detail)")
                 #expect(!error.detail.contains("hunter2"))
             }
         }

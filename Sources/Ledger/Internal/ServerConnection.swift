@@ -36,7 +36,7 @@
         /// Connects to the server `url` names. `connect_timeout` (10 s) and `application_name` (`openstorekit`)
         /// apply unless the URL sets them.
         init(url: String) throws(LedgerError) {
-            location = LedgerDatabase.redactedURL(url)
+            location = LedgerDatabase.location(ofServerURL: url)
             secrets = LedgerDatabase.passwords(in: url)
             prepared = Array(repeating: false, count: ServerSQL.allCases.count)
             // Key words are applied in order and the URL (expanded from `dbname`) comes last, so its own settings win.

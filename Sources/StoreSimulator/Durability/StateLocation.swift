@@ -21,29 +21,4 @@ struct StateLocation: Hashable, Sendable {
 
     /// "state file" or "database", for messages.
     var noun: String { isFile ? "state file" : "database" }
-
-    /// A server database's URL as messages may show it: without the password of its user information
-    /// (`postgresql://user:secret@host/db` is `postgresql://user@host/db`) or a `password` parameter of its query; the
-    /// text Ledger's `LedgerDatabase.location` holds once the database is open (it is needed before, to name the
-    /// database in this process's registry and in what refuses it).
-    static func redacting(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        var result = String(url[..<schemeEnd.upperBound])
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") {
-            let user = authority[..<at]
-            result += user.firstIndex(of: ":").map { String(user[..<$0]) } ?? String(user)
-            result += authority[at...]
-        } else {
-            result += authority
-        }
-        let tail = rest[authorityEnd...]
-        guard let question = tail.firstIndex(of: "?") else { return result + tail }
-        result += tail[...question]
-        let parameters = tail[tail.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-        result += parameters.filter { !$0.lowercased().hasPrefix("password=") }.joined(separator: "&")
-        return result
-    }
 }

@@ -139,7 +139,7 @@ final class StoreJournal: @unchecked Sendable {
     /// written in the current format).
     private static func openServer(url: String, _ settings: Settings) throws(StoreSimulatorError) -> Opened {
         // What errors name: never the URL as given, which may hold a password.
-        let location = StateLocation(name: StateLocation.redacting(url), isFile: false)
+        let location = StateLocation(name: LedgerDatabase.location(ofServerURL: url), isFile: false)
         try register(location)
         do {
             return try openRegistered(location, settings, ownership: nil) { check in
