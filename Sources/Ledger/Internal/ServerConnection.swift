@@ -64,7 +64,16 @@
             PQsetNoticeProcessor(raw, { _, _ in }, nil)
         }
 
-        deinit { PQfinish(handle) }
+        deinit {
+            // The server ends a session (and releases its advisory locks) only once its process has read the
+            // disconnection, after PQfinish has returned: a database opened again at once could still find itself in
+            // use. Releasing the locks first, and waiting for the answer, makes closing release them when it returns.
+            if PQstatus(handle) == CONNECTION_OK {
+                if PQtransactionStatus(handle) != PQTRANS_IDLE { PQclear(PQexec(handle, "ROLLBACK")) }
+                PQclear(PQexec(handle, "SELECT pg_advisory_unlock_all()"))
+            }
+            PQfinish(handle)
+        }
 
         /// The server process serving this connection.
         var backendPID: Int32 { PQbackendPID(handle) }

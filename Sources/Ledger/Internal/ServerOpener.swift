@@ -79,14 +79,29 @@
             return tables
         }
 
+        /// How long opening waits for the database's advisory lock before refusing it as in use: long enough for the
+        /// server to end the session of a process killed an instant before, short enough to refuse a live user at once.
+        static let holderGraceMilliseconds = 1000
+
         /// Takes the session-level advisory lock that makes the database this connection's until it closes, or
         /// refuses the database as in use, naming the server process holding it when the server says.
         private static func takeForThisUser(
             _ connection: ServerConnection, identityOID: Int64, place: String
         ) throws(LedgerError) {
             let key = useLockClass << 32 | identityOID
-            guard try connection.execute("SELECT pg_try_advisory_lock($1::int8)", [.integer(key)]).int64(0) == 0 else {
+            // Waits a moment for a holder that is going away (a process killed an instant ago, whose server process
+            // has not yet read the disconnection), not for one that is alive: a second user is refused within it.
+            _ = try connection.execute("BEGIN")
+            do {
+                _ = try connection.execute("SET LOCAL lock_timeout = '\(holderGraceMilliseconds)ms'")
+                _ = try connection.execute("SELECT pg_advisory_lock($1::int8)", [.integer(key)])
+                _ = try connection.execute("COMMIT")  // a session-level lock outlives the transaction it was taken in
                 return
+            } catch where error.code == .busy {
+                _ = try? connection.execute("ROLLBACK")
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
             }
             var holder = ""
             if let rows = try? connection.execute(
