@@ -82,6 +82,22 @@ final class StoreJournal: @unchecked Sendable {
         self.changesSinceSnapshot = changesSinceSnapshot
     }
 
+    /// Where the store reads the records of accounts it has not loaded yet, if it reads them on demand.
+    private var source: RecordSource?
+
+    /// Reads records on demand from `source`: a row it cannot read stops the journal (``noteSourceFailure()``).
+    func readRecords(from source: RecordSource?) {
+        gate.lock()
+        defer { gate.unlock() }
+        self.source = source
+    }
+
+    /// Stops recording if the source of records met a row it cannot read: the file keeps what it holds.
+    private func noteSourceFailure() {
+        guard failureValue == nil, let problem = source?.failure else { return }
+        failureValue = problem
+    }
+
     deinit {
         Self.openPaths.withLock { _ = $0.remove(path) }
     }
@@ -140,7 +156,8 @@ final class StoreJournal: @unchecked Sendable {
         let database: LedgerDatabase
         do {
             database = try LedgerDatabase(path: path, options: durability.ledger) { txn in
-                existing = try read(txn, path: path, app: app, signer: signer)
+                existing = try read(
+                    txn, path: path, onDemand: !durability.ledger.checksIntegrityOnOpen, app: app, signer: signer)
                 // A file of format 1 is backed up before anything (Ledger included) writes to it: stop here.
                 if let replayed = existing, replayed.format == 1, !durability.writesFirstFormat {
                     throw FirstFormat()
@@ -157,10 +174,22 @@ final class StoreJournal: @unchecked Sendable {
         }
         if var replayed = existing {
             if replayed.format == currentFormat { replayed.state.trackChanges() }
+            replayed.state.records.source?.attach(database)
+            if replayed.format == currentFormat, var tables = replayed.tables, !tables.indexComplete {
+                // A file written before the index of each account's records: every record was read, and the index
+                // is written from them once, so that the next opening reads none.
+                do {
+                    try database.write { txn in try tables.writeIndex(txn, state: &replayed.state) }
+                } catch {
+                    throw stateError(error, path: path)
+                }
+                replayed.tables = tables
+            }
             let journal = StoreJournal(
                 path: path, durability: durability, clock: clock, ownership: ownership, database: database,
                 format: replayed.format, tables: replayed.tables, lastSequence: replayed.sequence,
                 lastTime: replayed.time, changesSinceSnapshot: replayed.count)
+            journal.readRecords(from: replayed.state.records.source)
             return Opened(journal: journal, state: replayed.state, time: replayed.time)
         }
         var state = StoreState(configuration: configuration, retention: retention)
@@ -268,7 +297,7 @@ final class StoreJournal: @unchecked Sendable {
     /// Reads the store in an existing database; `nil` when the database holds no store yet. Format 2: the tables,
     /// then the journal entries after them; format 1: the snapshot, then the whole journal.
     private static func read(
-        _ txn: borrowing LedgerReadTransaction, path: String, app: AppIdentity, signer: ReceiptSigner
+        _ txn: borrowing LedgerReadTransaction, path: String, onDemand: Bool, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed? {
         let stored: (format: Int64?, snapshot: Bool, entries: Bool)
         do {
@@ -300,7 +329,9 @@ final class StoreJournal: @unchecked Sendable {
         case 1:
             return try readFirstFormat(txn, path: path, app: app, signer: signer)
         default:
-            let loaded = try StoreTables.read(txn, path: path)
+            // Records are read on demand unless journal entries follow the tables: their replay then runs on every
+            // record, read now (compaction removes the entries it includes, so any entry is one to replay).
+            let loaded = try StoreTables.read(txn, path: path, onDemand: onDemand && !stored.entries)
             var replayed = try replay(
                 txn, state: loaded.state, time: loaded.time, after: loaded.through, path: path, app: app,
                 signer: signer)
@@ -460,6 +491,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     private func append(_ command: StoreCommand) {
+        noteSourceFailure()
         guard failureValue == nil, let database else { return }
         let time = clock.now
         writer.reset()
@@ -494,6 +526,7 @@ final class StoreJournal: @unchecked Sendable {
     var failure: StoreSimulatorError? {
         gate.lock()
         defer { gate.unlock() }
+        noteSourceFailure()
         return failureValue
     }
 
@@ -521,6 +554,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     private func flushLocked() throws(StoreSimulatorError) {
+        noteSourceFailure()
         if let failureValue { throw failureValue }
         guard database != nil else { return }
         if clock.now > lastTime { append(.moveClock) }
@@ -601,6 +635,7 @@ final class StoreJournal: @unchecked Sendable {
         defer {
             committer = nil
             database = nil
+            source?.detach()  // the database closes now, not when the store goes away
             if failureValue == nil {
                 failureValue = StoreSimulatorError(
                     .stateWriteFailed, "the store was closed; changes made after close() are not saved to \(path)")
