@@ -181,6 +181,30 @@ struct StoreRecordsOnDemandTests {
             .stateCorrupt, path, in: directory, durability: StoreDurability(ledger: LedgerOptions()))
     }
 
+    @Test("The whole-file check on demand passes a sound file and names a damaged row without changing the file")
+    func wholeFileCheck() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        let ids = try Self.makeFile(at: path)
+        let sound = try SimulatedStore(statePath: path, lane: .manual)
+        try sound.checkStateFile()
+        #expect(Self.loaded(sound).isEmpty, "the check loads nothing")
+        try sound.close()
+        let key = RecordRow.key(ids[ids.count / 2])
+        try LedgerDatabase(path: path).write { txn in
+            try txn.put([0x00], forKey: key, in: StoreTables.Table.records.rawValue)
+        }
+        let before = try StateFileTests.files(in: directory)
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        let error = #expect(throws: StoreSimulatorError(.stateCorrupt, "")) { try store.checkStateFile() }
+        for words in [path, "table \(StoreTables.Table.records.rawValue)", "row \(key)"] {
+            #expect(error?.detail.contains(words) == true, "\(words): \(error?.detail ?? "")")
+        }
+        try store.close()
+        #expect(try StateFileTests.files(in: directory) == before, "the file was not changed")
+    }
+
     @Test("A file written before the index of each account's records opens whole once and gets the index")
     func fileWithoutIndex() throws {
         let directory = try TemporaryDirectory()

@@ -625,6 +625,15 @@ final class StoreJournal: @unchecked Sendable {
         }
     }
 
+    /// Commits what is pending, then checks the whole file (``StateFileCheck``) against the counters of `checker`,
+    /// with no change made meanwhile.
+    func checkWholeFile(_ checker: () -> StoreState) throws(StoreSimulatorError) {
+        gate.lock()
+        defer { gate.unlock() }
+        try flushLocked()
+        try StateFileCheck.check(path: path, checker: checker())
+    }
+
     // MARK: Closing
 
     /// Commits what is pending and closes the database; records nothing afterwards.

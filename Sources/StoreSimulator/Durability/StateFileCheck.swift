@@ -1,0 +1,88 @@
+import Foundation
+import Ledger
+import StoreModels
+
+/// The whole-file check of a state file, on demand (``SimulatedStore/checkStateFile()``): what opening a store no
+/// longer does by default, since it reads the whole file (docs/durable-state.md, "How damage is noticed").
+enum StateFileCheck {
+    /// Checks the file at `path` through a connection of its own, read-only: SQLite's `quick_check` of every page,
+    /// then every row of the table of records decoded and checked against `checker`'s counters, each listed once by
+    /// the index of its account's records when the file has one.
+    /// - Throws: `stateCorrupt` naming the file (and the table and row, for a row), or `stateUnavailable`.
+    static func check(path: String, checker: StoreState) throws(StoreSimulatorError) {
+        var problem: RecordSource.Damage?
+        do {
+            _ = try LedgerDatabase(path: path, options: LedgerOptions(checksIntegrityOnOpen: true)) { txn in
+                problem = try rows(txn, checker: checker)
+            }
+        } catch {
+            throw StoreJournal.stateError(error, path: path)
+        }
+        if let problem {
+            throw StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): table \(problem.table), row \(problem.row) cannot be read (\(problem.problem)). It was "
+                    + "damaged or altered: move it aside (with its -wal and -shm files) and restore a backup, or start "
+                    + "from a new path.")
+        }
+    }
+
+    /// The first damaged row of the records and of the index, if any.
+    private static func rows(_ txn: borrowing LedgerReadTransaction, checker: StoreState) throws
+        -> RecordSource.Damage?
+    {
+        let table = StoreTables.Table.records.rawValue
+        var accounts: [UInt64: String] = [:]
+        var damage: RecordSource.Damage?
+        var cache = StringCache()
+        try txn.forEach(in: table) { key, bytes in
+            guard damage == nil else { return }
+            let decoded = bytes.withUnsafeBytes { raw -> Result<TransactionRecord, JournalReader.Failure> in
+                var reader = JournalReader(raw)
+                return Result { () throws(JournalReader.Failure) in try RecordRow.decode(&reader, sharing: &cache) }
+            }
+            switch decoded {
+            case .failure(let error):
+                damage = RecordSource.Damage(table: table, row: key, problem: "\(error)")
+            case .success(let record):
+                if key != RecordRow.key(record.id) {
+                    damage = RecordSource.Damage(
+                        table: table, row: key, problem: "the row holds transaction \(record.id)")
+                    return
+                }
+                do throws(StoreState.StoredValueProblem) {
+                    try checker.checkRecord(record)
+                } catch {
+                    damage = RecordSource.Damage(
+                        table: table, row: key, problem: "field \(error.field): \(error.problem)")
+                    return
+                }
+                accounts[record.id] = record.account
+            }
+        }
+        guard damage == nil else { return damage }
+        guard try txn.metaInteger(forKey: AccountRecordIndex.completeKey) == 1 else { return nil }
+        var listed = 0
+        for account in try AccountRecordIndex.accounts(txn) {
+            do {
+                for id in try AccountRecordIndex.ids(txn, of: account, path: "") {
+                    guard accounts[id] == account else {
+                        return RecordSource.Damage(
+                            table: AccountRecordIndex.collection, row: AccountRecordIndex.key(0, of: account),
+                            problem: "transaction \(id) is listed under \(account), but the table of records files it "
+                                + (accounts[id].map { "under \($0)" } ?? "nowhere"))
+                    }
+                    listed += 1
+                }
+            } catch let problem as RecordSource.Damage {
+                return problem
+            }
+        }
+        guard listed == accounts.count else {
+            return RecordSource.Damage(
+                table: AccountRecordIndex.collection, row: "",
+                problem: "it lists \(listed) transactions, the table of records holds \(accounts.count)")
+        }
+        return nil
+    }
+}
