@@ -130,6 +130,27 @@ struct StoreRecordsOnDemandTests {
         try reopened.close()
     }
 
+    @Test("Records asked for inside a transaction of the store's own database are read, and nothing stops")
+    func readInsideTransaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("state.sqlite")
+        try Self.makeFile(at: path)
+        let reader = try SimulatedStore(statePath: path, lane: .manual)
+        let expected = reader.transactions(of: "bob")
+        try reader.close()
+        let store = try SimulatedStore(statePath: path, lane: .manual)
+        let database = try #require(store.ledger)
+        let inside = try database.write { txn in
+            try txn.put([1], forKey: "granted", in: "app.grants")
+            return store.transactions(of: "bob")
+        }
+        #expect(!expected.isEmpty)
+        #expect(inside == expected)
+        #expect(store.durabilityError == nil)
+        try store.close()
+    }
+
     @Test("A family is read as one: asking about one member reads every member's records")
     func familyLoadedAsOne() throws {
         let directory = try TemporaryDirectory()

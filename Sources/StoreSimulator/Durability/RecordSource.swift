@@ -82,7 +82,23 @@ final class RecordSource: Sendable {
     private func read<R>(_ body: (borrowing LedgerReadTransaction) throws -> R) -> R? {
         guard let database = database.withLock({ $0 }) else { return nil }
         do {
-            return try database.read(body)
+            do {
+                return try database.read(body)
+            } catch let error as LedgerError where error.code == .reentrantCall {
+                // Asked from inside a transaction of the same database (an app's grant in `write`, say): read through
+                // Ledger's read-only check, on a connection of its own, which sees the tables as committed (the
+                // records change only at a compaction, which commits), and stop before it opens for writing.
+                var result: R?
+                do {
+                    _ = try LedgerDatabase(path: path, options: LedgerOptions(checksIntegrityOnOpen: false)) { txn in
+                        result = try body(txn)
+                        throw ReadDone()
+                    }
+                } catch is ReadDone {
+                    return result
+                }
+                return nil
+            }
         } catch let damage as Damage {
             keep(
                 StoreSimulatorError(
@@ -133,6 +149,9 @@ final class RecordSource: Sendable {
         }
         return record
     }
+
+    /// Stops a read made through Ledger's read-only check once it has read.
+    private struct ReadDone: Error {}
 
     /// A row that cannot be read.
     struct Damage: Error {
