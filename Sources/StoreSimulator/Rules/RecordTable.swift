@@ -289,7 +289,7 @@ struct RecordTable: Sendable {
 
     /// An account's records, oldest first.
     func records(of account: String) -> [TransactionRecord] {
-        guard accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
+        guard !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
             return ids(of: account).compactMap { self[$0] }
         }
         return records
@@ -297,7 +297,7 @@ struct RecordTable: Sendable {
 
     /// An account's records of a product, oldest first.
     func records(of account: String, productID: String) -> [TransactionRecord] {
-        guard accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
+        guard !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
             return ids(of: account, productID: productID).compactMap { self[$0] }
         }
         return records.filter { $0.productID == productID }
@@ -307,7 +307,7 @@ struct RecordTable: Sendable {
     func first(of account: String, productID: String, where predicate: (TransactionRecord) -> Bool)
         -> TransactionRecord?
     {
-        if accountSlots[account] == nil, let records = unloadedRecords(of: account) {
+        if !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) {
             return records.first { $0.productID == productID && predicate($0) }
         }
         for id in ids(of: account, productID: productID) {
