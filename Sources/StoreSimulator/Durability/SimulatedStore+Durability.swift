@@ -121,14 +121,17 @@ extension SimulatedStore {
     /// - Throws: `stateCorrupt` naming the file (and the table and row of a damaged row), or the error that stopped
     ///   the journal (``durabilityError``).
     public func checkStateFile() throws(StoreSimulatorError) {
-        try journal?.checkWholeFile {
-            state.withLock { state in
-                var checker = StoreState(configuration: state.configuration, retention: state.retention)
-                checker.nextTransactionID = state.nextTransactionID
-                checker.nextWebOrderLineItemID = state.nextWebOrderLineItemID
-                return checker
-            }
-        }
+        try journal?.checkWholeFile()
+    }
+
+    /// Checks the whole state file at `path`, which no store need have open, without writing anything to it: what
+    /// ``checkStateFile()`` checks, and everything opening checks (every table, the journal entries and their replay).
+    /// `openstorekit check-state FILE` runs it.
+    ///
+    /// - Throws: `stateUnavailable` for a missing file or one that holds no store, or what opening it would throw
+    ///   (`stateCorrupt` naming the file, table and row, `stateTooNew`, ...).
+    public static func checkStateFile(atPath path: String) throws(StoreSimulatorError) {
+        try StateFileCheck.check(path: path)
     }
 
     // MARK: Replay

@@ -1,31 +1,64 @@
 import Foundation
 import Ledger
+import ReceiptKit
 import StoreModels
 
 /// The whole-file check of a state file, on demand (``SimulatedStore/checkStateFile()``): what opening a store no
 /// longer does by default, since it reads the whole file (docs/durable-state.md, "How damage is noticed").
 enum StateFileCheck {
-    /// Checks the file at `path` through a connection of its own, read-only: SQLite's `quick_check` of every page,
-    /// then every row of the table of records decoded and checked against `checker`'s counters, each listed once by
-    /// the index of its account's records when the file has one.
-    /// - Throws: `stateCorrupt` naming the file (and the table and row, for a row), or `stateUnavailable`.
-    static func check(path: String, checker: StoreState) throws(StoreSimulatorError) {
-        var problem: RecordSource.Damage?
+    /// Checks the file at `path` through Ledger's read-only check, on a connection of its own, and never opens it for
+    /// writing: SQLite's `quick_check` of every page, everything opening reads with every record (each table's rows,
+    /// the counters, the journal entries after the tables and their replay), then every row of the table of records
+    /// decoded and checked against the counters, each listed once by the index of its account's records when the file
+    /// has one.
+    /// - Throws: `stateCorrupt` naming the file (and the table and row, for a row), `stateUnavailable` for a missing or
+    ///   empty file or one that holds no store, or what opening would throw.
+    static func check(path: String) throws(StoreSimulatorError) {
+        let absolute: String
         do {
-            _ = try LedgerDatabase(path: path, options: LedgerOptions(checksIntegrityOnOpen: true)) { txn in
-                problem = try rows(txn, checker: checker)
-            }
+            absolute = try LedgerDatabase.resolvedPath(of: path)
         } catch {
             throw StoreJournal.stateError(error, path: path)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? nil
+        guard let size, size > 0 else {
+            throw StoreSimulatorError(
+                .stateUnavailable,
+                "\(absolute): \(size == nil ? "no such file" : "an empty file, which holds no store")")
+        }
+        var problem: RecordSource.Damage?
+        do {
+            _ = try LedgerDatabase(path: absolute, options: LedgerOptions(checksIntegrityOnOpen: true)) { txn in
+                guard
+                    let replayed = try StoreJournal.read(
+                        txn, path: absolute, onDemand: false, app: AppIdentity(), signer: ReceiptSigner())
+                else { throw NoStore() }
+                problem = try rows(txn, checker: replayed.state)
+                throw Checked()
+            }
+        } catch is Checked {
+            // Read and checked: the file was never opened for writing.
+        } catch is NoStore {
+            throw StoreSimulatorError(.stateUnavailable, "\(absolute) holds no OpenStoreKit store")
+        } catch let error as StoreSimulatorError {
+            throw error
+        } catch {
+            throw StoreJournal.stateError(error, path: absolute)
         }
         if let problem {
             throw StoreSimulatorError(
                 .stateCorrupt,
-                "\(path): table \(problem.table), row \(problem.row) cannot be read (\(problem.problem)). It was "
+                "\(absolute): table \(problem.table), row \(problem.row) cannot be read (\(problem.problem)). It was "
                     + "damaged or altered: move it aside (with its -wal and -shm files) and restore a backup, or start "
                     + "from a new path.")
         }
     }
+
+    /// Ends the check once the file is read, before Ledger opens it for writing.
+    private struct Checked: Error {}
+
+    /// A database with no store in it.
+    private struct NoStore: Error {}
 
     /// The first damaged row of the records and of the index, if any.
     private static func rows(_ txn: borrowing LedgerReadTransaction, checker: StoreState) throws

@@ -296,7 +296,7 @@ final class StoreJournal: @unchecked Sendable {
 
     /// Reads the store in an existing database; `nil` when the database holds no store yet. Format 2: the tables,
     /// then the journal entries after them; format 1: the snapshot, then the whole journal.
-    private static func read(
+    static func read(
         _ txn: borrowing LedgerReadTransaction, path: String, onDemand: Bool, app: AppIdentity, signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed? {
         let stored: (format: Int64?, snapshot: Bool, entries: Bool)
@@ -379,7 +379,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     /// What a replay reached.
-    private struct Replayed: Sendable {
+    struct Replayed: Sendable {
         var state: StoreState
         var time: Date
         var sequence: Int64
@@ -625,13 +625,12 @@ final class StoreJournal: @unchecked Sendable {
         }
     }
 
-    /// Commits what is pending, then checks the whole file (``StateFileCheck``) against the counters of `checker`,
-    /// with no change made meanwhile.
-    func checkWholeFile(_ checker: () -> StoreState) throws(StoreSimulatorError) {
+    /// Commits what is pending, then checks the whole file (``StateFileCheck``), with no change made meanwhile.
+    func checkWholeFile() throws(StoreSimulatorError) {
         gate.lock()
         defer { gate.unlock() }
         try flushLocked()
-        try StateFileCheck.check(path: path, checker: checker())
+        try StateFileCheck.check(path: path)
     }
 
     // MARK: Closing
