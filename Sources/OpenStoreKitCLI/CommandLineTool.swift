@@ -108,6 +108,8 @@ public struct CommandLineTool: Sendable {
                 return try serve(rest)
             case "token":
                 return try token(rest)
+            case "check-state":
+                return try checkState(rest)
             case "crash-workload":  // not listed: the child process of the crash test
                 return try crashWorkload(rest)
             default:

@@ -1,6 +1,8 @@
 /// Usage texts of the `openstorekit` command.
 enum Help {
-    static let commands = ["demo", "run", "generate", "receipt", "jws", "serve", "token", "help", "version"]
+    static let commands = [
+        "demo", "run", "generate", "receipt", "jws", "serve", "token", "check-state", "help", "version",
+    ]
 
     /// The options that take a value, per command.
     static let options: [String: Set<String>] = [
@@ -40,6 +42,7 @@ enum Help {
           jws         Verify or decode StoreKit 2 signed data (compact JWS: transactions, renewal info, ...).
           serve       Serve the App Store Server API and send Server Notifications V2 (build with --traits Server).
           token       Print an App Store Server API token (a JWT signed with a .p8 key), for curl.
+          check-state Check a whole state file (every page, table, record and journal entry), writing nothing.
           help        Show help for a command: openstorekit help run (or openstorekit run --help)
           version     Print the release: openstorekit version (or openstorekit --version)
 
@@ -313,6 +316,17 @@ enum Help {
 
                 Shows help for a command (or an action: openstorekit help receipt verify, openstorekit help jws
                 verify), as does openstorekit COMMAND --help (or -h).
+                """
+        case "check-state":
+            return """
+                Usage: openstorekit check-state FILE
+
+                Checks a whole state file (docs/durable-state.md, "How damage is noticed"), as opening a store no
+                longer does by default: SQLite's quick_check of every page, every table and journal entry as opening
+                reads them, and every record of the history, each listed by the index of its account's records. It
+                writes nothing to the file, its -wal or -shm. Prints "FILE: ok" and exits 0, or names the damage (the
+                table and row) and exits 1.
+
                 """
         case "version":
             return """

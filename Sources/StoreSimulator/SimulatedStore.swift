@@ -214,12 +214,18 @@ public final class SimulatedStore: Sendable {
 
     /// Every transaction in the history, oldest first: purchases, renewals, failed and pending ones.
     public func allTransactions() -> [TransactionRecord] {
-        state.withLock { $0.records.values.sorted { $0.id < $1.id } }
+        state.withLock { state in
+            state.records.loadAll()
+            return state.records.values.sorted { $0.id < $1.id }
+        }
     }
 
     /// The history of one account, oldest first.
     public func transactions(of account: String = SimulatedStore.defaultAccount) -> [TransactionRecord] {
-        state.withLock { $0.records(of: account) }
+        state.withLock { state in
+            state.loadRecords(of: account)
+            return state.records(of: account)
+        }
     }
 
     /// The record with an identifier.
@@ -253,6 +259,7 @@ public final class SimulatedStore: Sendable {
         journal?.begin(.operation(.deleteTransaction(id)))
         defer { journal?.end() }
         let removed = try state.withLock { state throws(StoreSimulatorError) -> [String: [UInt64]] in
+            state.loadRecords(holding: id)
             guard state.records[id] != nil else { throw Self.unknownTransaction(id) }
             var doomed = Set(state.records.descendants(of: id))
             doomed.insert(id)

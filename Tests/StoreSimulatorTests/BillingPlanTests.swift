@@ -290,9 +290,16 @@ struct BillingPlanTests {
         var writer = JournalWriter()
         RecordRow.encode(record, into: &writer)
         try Self.rewrite(writer.bytes, key: RecordRow.key(id), at: path)
-        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
-        #expect(error?.detail.contains("commitment billingPeriodNumber") == true, "\(error?.detail ?? "")")
-        #expect(error?.detail.contains("13 is outside 1...12") == true, "\(error?.detail ?? "")")
+        // Refused on opening with the whole-file check; by default, found when the account's records are read.
+        let error = try StateFileTests.expectRefused(
+            .stateCorrupt, path, in: directory, durability: StoreDurability(ledger: LedgerOptions()))
+        store = try SimulatedStore(statePath: path, lane: .manual)
+        _ = store.transactions()
+        let found = #expect(throws: StoreSimulatorError(.stateCorrupt, "")) { try store.close() }
+        for detail in [error?.detail, found?.detail] {
+            #expect(detail?.contains("commitment billingPeriodNumber") == true, "\(detail ?? "")")
+            #expect(detail?.contains("13 is outside 1...12") == true, "\(detail ?? "")")
+        }
     }
 
     /// Puts a row in the records table of the closed state file at `path`, and closes it again.

@@ -48,11 +48,11 @@ struct StateFileTests {
     @discardableResult
     static func expectRefused(
         _ code: StoreSimulatorError.Code, _ path: String, in directory: TemporaryDirectory,
-        sourceLocation: SourceLocation = #_sourceLocation
+        durability: StoreDurability = StoreDurability(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> StoreSimulatorError? {
         let before = try files(in: directory)
         let error = #expect(throws: StoreSimulatorError(code, ""), sourceLocation: sourceLocation) {
-            _ = try SimulatedStore(statePath: path, lane: .manual)
+            _ = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
         }
         #expect(error?.detail.contains(path) == true, "\(error?.detail ?? "")", sourceLocation: sourceLocation)
         #expect(try files(in: directory) == before, "the directory changed", sourceLocation: sourceLocation)

@@ -180,7 +180,11 @@ struct StateFileValueTests {
         let path = directory.file("state.sqlite")
         try StateFileFormatTests.makeFullFile(at: path)
         try alteration.apply(to: path)
-        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory)
+        // A record's row is checked when its account is first read (StoreRecordsOnDemandTests), or on opening with
+        // the whole-file check.
+        let durability =
+            alteration == .nextLineItemIDReused ? StoreDurability(ledger: LedgerOptions()) : StoreDurability()
+        let error = try StateFileTests.expectRefused(.stateCorrupt, path, in: directory, durability: durability)
         for words in alteration.named {
             #expect(error?.detail.contains(words) == true, "\(words): \(error?.detail ?? "")")
         }

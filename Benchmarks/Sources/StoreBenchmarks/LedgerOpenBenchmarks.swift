@@ -5,8 +5,8 @@ import StoreModels
 import StoreSimulator
 
 extension BenchmarkSuite {
-    /// `ledger.open`: opening a state file of 10^4, 10^5 and 10^6 transactions, against a raw SQLite read of the
-    /// same rows, each size in fresh processes.
+    /// `ledger.open`: opening a state file of 10^3, 10^4, 10^5 and 10^6 transactions, against a raw SQLite read of
+    /// the same rows, each size in fresh processes.
     mutating func addLedgerOpenBenchmarks() {
         let options = self.options
         addChild("ledger.open.make", LedgerOpen.make)
@@ -17,11 +17,13 @@ extension BenchmarkSuite {
                 unit: "transactions/s",
                 about: """
                     Opening a state file (SimulatedStore(statePath:)) that holds N consumable purchases, all kept \
-                    (retention .all: N records) and compacted into its tables, in a fresh process (N = 10^4, 10^5, \
-                    10^6): with Ledger's integrity check (the default) and without it. Baseline: raw SQLite in the \
-                    same process opening the same file and reading the same rows (SELECT value of every record \
-                    row, each blob's bytes read). Also the peak resident memory of the process after opening, and \
-                    the same store kept with retention .receiptOnly (the records dropped once finished).
+                    (retention .all: N records) and compacted into its tables, in a fresh process (N = 10^3, 10^4, \
+                    10^5, 10^6): with the default options (StoreDurability()), with the whole-file check \
+                    (checksIntegrityOnOpen) and without it. Baseline: raw SQLite in the same process opening the \
+                    same file and reading the same rows (SELECT value of every record row, each blob's bytes read). \
+                    Also the peak resident memory of the process after opening, the first read of the account's \
+                    whole history after opening, and the same store kept with retention .receiptOnly (the records \
+                    dropped once finished).
                     """,
                 target: 0.5,
                 body: .custom { context in try LedgerOpen.run(context, options: options) }
@@ -33,7 +35,7 @@ extension BenchmarkSuite {
 /// `ledger.open`: one process makes each file, another opens it.
 private enum LedgerOpen {
     static func sizes(_ options: RunOptions) -> [Int] {
-        options.quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000]
+        options.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000]
     }
 
     static func run(_ context: BenchmarkContext, options: RunOptions) throws -> BenchmarkReport {
@@ -56,8 +58,10 @@ private enum LedgerOpen {
                 let peak = values["all.peakRSSMiB"]
             {
                 log(
-                    "    open \(Format.significant(open)) s, raw SELECT \(Format.significant(raw)) s, "
-                        + "peak RSS \(Format.significant(peak)) MiB")
+                    "    open \(Format.significant(open)) s (whole-file check "
+                        + "\(Format.significant(values["all.openCheckedSeconds"] ?? .nan)) s), raw SELECT "
+                        + "\(Format.significant(raw)) s, peak RSS \(Format.significant(peak)) MiB; first history read "
+                        + "\(Format.significant(values["all.historySeconds"] ?? .nan)) s")
             }
             points.append(BenchmarkReport.Point(size: size, values: values))
         }
@@ -67,7 +71,7 @@ private enum LedgerOpen {
         var report = BenchmarkReport(
             name: "ledger.open",
             unit: "transactions/s",
-            about: "opening a state file of 10^4 ... 10^6 transactions, each in a fresh process",
+            about: "opening a state file of 10^3 ... 10^6 transactions, each in a fresh process",
             figure: Summary(rates("all.openSeconds")),
             baseline: "raw SQLite: open the file, SELECT the same rows, read each blob",
             baselineFigure: Summary(rates("all.rawSeconds")),
@@ -82,6 +86,7 @@ private enum LedgerOpen {
         for point in points {
             let values = point.values
             extra("open \(point.size) transactions", "s", values["all.openSeconds"])
+            extra("open \(point.size) transactions, whole-file check", "s", values["all.openCheckedSeconds"])
             extra("open \(point.size) transactions, no integrity check", "s", values["all.openUncheckedSeconds"])
             extra("raw SELECT of the same \(point.size) rows *(baseline)*", "s", values["all.rawSeconds"])
             if let open = values["all.openSeconds"], let raw = values["all.rawSeconds"] {
@@ -91,6 +96,8 @@ private enum LedgerOpen {
                 extra("ratio at \(point.size) without the integrity check", "×", raw / open)
             }
             extra("peak RSS after opening \(point.size) transactions", "MiB", values["all.peakRSSMiB"])
+            extra("first read of the history after opening \(point.size)", "s", values["all.historySeconds"])
+            extra("peak RSS after that read, \(point.size)", "MiB", values["all.historyPeakRSSMiB"])
             extra("file size at \(point.size) transactions", "MiB", values["all.fileMiB"])
             extra("open \(point.size) transactions, .receiptOnly", "s", values["receiptOnly.openSeconds"])
             extra("peak RSS after opening \(point.size), .receiptOnly", "MiB", values["receiptOnly.peakRSSMiB"])
@@ -135,28 +142,50 @@ private enum LedgerOpen {
         let path = arguments[0]
         var raw: [Double] = []
         var open: [Double] = []
+        var checked: [Double] = []
         var unchecked: [Double] = []
         var records = 0
+        // The default opening first, alternated with the baseline, so that the peak memory taken after it is its own
+        // (the whole-file check reads every record); then the two other openings.
         for round in 0..<4 {
             let rawSeconds = try time { records = try RawSelect.read(path) }
-            let openSeconds = try time { blackHole(try opened(path, checks: true)) }
-            let uncheckedSeconds = try time { blackHole(try opened(path, checks: false)) }
+            let openSeconds = try time { blackHole(try opened(path, durability: StoreDurability())) }
             guard round > 0 else { continue }
             raw.append(rawSeconds)
             open.append(openSeconds)
-            unchecked.append(uncheckedSeconds)
         }
         let peakKiB = ProcessMemory.peakResidentKiB ?? 0
+        for round in 0..<4 {
+            let checkedSeconds = try time { blackHole(try opened(path, durability: checks(true))) }
+            let uncheckedSeconds = try time { blackHole(try opened(path, durability: checks(false))) }
+            guard round > 0 else { continue }
+            checked.append(checkedSeconds)
+            unchecked.append(uncheckedSeconds)
+        }
+        // Then what opening no longer reads: the account's whole history, once.
+        var history = 0
+        let historySeconds = try time {
+            let store = try SimulatedStore(statePath: path, lane: .manual)
+            history = store.transactions(of: SimulatedStore.defaultAccount).count
+            try store.close()
+        }
+        blackHole(history)
         return [
-            "openSeconds": Summary(open).median, "openUncheckedSeconds": Summary(unchecked).median,
+            "openSeconds": Summary(open).median, "openCheckedSeconds": Summary(checked).median,
+            "openUncheckedSeconds": Summary(unchecked).median,
             "rawSeconds": Summary(raw).median, "rawRows": Double(records),
-            "peakRSSMiB": Double(peakKiB) / 1024,
+            "peakRSSMiB": Double(peakKiB) / 1024, "historySeconds": historySeconds,
+            "historyPeakRSSMiB": Double(ProcessMemory.peakResidentKiB ?? 0) / 1024,
         ]
     }
 
+    /// Durability with Ledger's integrity check on opening (the whole-file check) or without it.
+    private static func checks(_ on: Bool) -> StoreDurability {
+        StoreDurability(ledger: LedgerOptions(checksIntegrityOnOpen: on))
+    }
+
     /// Opens the store and closes it; returns whether it holds its first record.
-    private static func opened(_ path: String, checks: Bool) throws -> Bool {
-        let durability = StoreDurability(ledger: LedgerOptions(checksIntegrityOnOpen: checks))
+    private static func opened(_ path: String, durability: StoreDurability) throws -> Bool {
         let store = try SimulatedStore(statePath: path, durability: durability, lane: .manual)
         let found = store.transaction(1_000_000_000_000_001) != nil
         try store.close()

@@ -172,10 +172,32 @@ extension SimulatedStore {
 
     /// Commits what is pending, closes the state file and releases its lock, so the path can be opened again (by
     /// another store in this process, or another process). The store goes on in memory; changes made after closing are
-    /// not saved. Does nothing for an in-memory store, or when already closed.
+    /// not saved. A store that reads records on demand keeps those it has read: the history of an account it never
+    /// read is no longer reachable once the file is closed. Does nothing for an in-memory store, or when already closed.
     /// - Throws: ``StoreSimulatorError`` `stateWriteFailed` if the pending changes could not be committed.
     public func close() throws(StoreSimulatorError) {
         try journal?.close()
+    }
+
+    /// Checks the whole state file now, as opening no longer does by default (it reads the whole file): commits what
+    /// is pending, then runs SQLite's `quick_check` over every page and reads and checks every row of the history,
+    /// each listed by the index of its account's records. Its cost follows the file's size. Opening with
+    /// `durability.ledger.checksIntegrityOnOpen` makes the same check on opening. Does nothing for an in-memory store.
+    ///
+    /// - Throws: `stateCorrupt` naming the file (and the table and row of a damaged row), or the error that stopped
+    ///   the journal (``durabilityError``).
+    public func checkStateFile() throws(StoreSimulatorError) {
+        try journal?.checkWholeFile()
+    }
+
+    /// Checks the whole state file at `path`, which no store need have open, without writing anything to it: what
+    /// ``checkStateFile()`` checks, and everything opening checks (every table, the journal entries and their replay).
+    /// `openstorekit check-state FILE` runs it.
+    ///
+    /// - Throws: `stateUnavailable` for a missing file or one that holds no store, or what opening it would throw
+    ///   (`stateCorrupt` naming the file, table and row, `stateTooNew`, ...).
+    public static func checkStateFile(atPath path: String) throws(StoreSimulatorError) {
+        try StateFileCheck.check(path: path)
     }
 
     // MARK: Replay

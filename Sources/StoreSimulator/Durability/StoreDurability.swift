@@ -29,6 +29,11 @@ public struct StoreDurability: Sendable, Hashable {
     public var commit: Commit
     /// How the database file is opened: `synchronous` (`FULL` by default), the busy timeout, the integrity check on
     /// opening.
+    ///
+    /// With `checksIntegrityOnOpen` (off in the default options: it reads the whole file at every opening), opening
+    /// checks the whole file: SQLite's `quick_check`, then every record read and checked, as a store without it checks
+    /// each account's records when it first reads them (docs/durable-state.md). ``SimulatedStore/checkStateFile()``
+    /// checks the whole file of an open store on demand.
     public var ledger: LedgerOptions
     /// After how many changes the store compacts its journal: writes the rows of its tables that changed and drops
     /// the journal entries they include, so that reopening reads the tables and replays at most this many changes.
@@ -45,16 +50,18 @@ public struct StoreDurability: Sendable, Hashable {
     /// Commits when the caller flushes (``Commit/onFlush``), with `synchronous=NORMAL` (a commit reaches the operating
     /// system without waiting for the disk: it survives the process being killed, not a power loss): for a run that
     /// flushes after each of its steps, such as a feed, and is restarted from its last complete step.
-    public static let perStep = StoreDurability(commit: .onFlush, ledger: LedgerOptions(synchronous: .normal))
+    public static let perStep = StoreDurability(
+        commit: .onFlush, ledger: LedgerOptions(synchronous: .normal, checksIntegrityOnOpen: false))
 
     /// Creates durability options.
     /// - Parameters:
     ///   - commit: When the journal commits.
-    ///   - ledger: How the database file is opened.
+    ///   - ledger: How the database file is opened; by default without the integrity check on opening (each record
+    ///     is checked when first read instead).
     ///   - compactEvery: After how many changes to compact automatically (at least 1), or `nil` for only on
     ///     ``SimulatedStore/compact()``.
     public init(
-        commit: Commit = .everyChange, ledger: LedgerOptions = LedgerOptions(),
+        commit: Commit = .everyChange, ledger: LedgerOptions = LedgerOptions(checksIntegrityOnOpen: false),
         compactEvery: Int? = StoreDurability.defaultCompactEvery
     ) {
         self.commit = commit

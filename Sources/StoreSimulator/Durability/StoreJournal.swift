@@ -87,6 +87,22 @@ final class StoreJournal: @unchecked Sendable {
         self.changesSinceSnapshot = changesSinceSnapshot
     }
 
+    /// Where the store reads the records of accounts it has not loaded yet, if it reads them on demand.
+    private var source: RecordSource?
+
+    /// Reads records on demand from `source`: a row it cannot read stops the journal (``noteSourceFailure()``).
+    func readRecords(from source: RecordSource?) {
+        gate.lock()
+        defer { gate.unlock() }
+        self.source = source
+    }
+
+    /// Stops recording if the source of records met a row it cannot read: the file keeps what it holds.
+    private func noteSourceFailure() {
+        guard failureValue == nil, let problem = source?.failure else { return }
+        failureValue = problem
+    }
+
     deinit {
         Self.openLocations.withLock { _ = $0.remove(location.name) }
     }
@@ -189,7 +205,10 @@ final class StoreJournal: @unchecked Sendable {
         let database: LedgerDatabase
         do {
             database = try openDatabase { txn in
-                existing = try read(txn, at: location, app: settings.app, signer: settings.signer)
+                // Records are read on demand from state files only (a store on a server reads them all at opening).
+                existing = try read(
+                    txn, at: location, onDemand: location.isFile && !durability.ledger.checksIntegrityOnOpen,
+                    app: settings.app, signer: settings.signer)
                 // A file of format 1 is backed up before anything (Ledger included) writes to it: stop here.
                 if let replayed = existing, replayed.format == 1, !writesFirstFormat {
                     throw FirstFormat()
@@ -206,10 +225,22 @@ final class StoreJournal: @unchecked Sendable {
         }
         if var replayed = existing {
             if replayed.format == currentFormat { replayed.state.trackChanges() }
+            replayed.state.records.source?.attach(database)
+            if replayed.format == currentFormat, var tables = replayed.tables, !tables.indexComplete {
+                // A file written before the index of each account's records: every record was read, and the index
+                // is written from them once, so that the next opening reads none.
+                do {
+                    try database.write { txn in try tables.writeIndex(txn, state: &replayed.state) }
+                } catch {
+                    throw stateError(error, at: location)
+                }
+                replayed.tables = tables
+            }
             let journal = StoreJournal(
                 location: location, durability: durability, clock: clock, ownership: ownership, database: database,
                 format: replayed.format, tables: replayed.tables, lastSequence: replayed.sequence,
                 lastTime: replayed.time, changesSinceSnapshot: replayed.count)
+            journal.readRecords(from: replayed.state.records.source)
             return Opened(journal: journal, state: replayed.state, time: replayed.time)
         }
         var state = StoreState(configuration: settings.configuration, retention: settings.retention)
@@ -317,8 +348,9 @@ final class StoreJournal: @unchecked Sendable {
 
     /// Reads the store in an existing database; `nil` when the database holds no store yet. Format 2: the tables,
     /// then the journal entries after them; format 1: the snapshot, then the whole journal.
-    private static func read(
-        _ txn: borrowing LedgerReadTransaction, at location: StateLocation, app: AppIdentity, signer: ReceiptSigner
+    static func read(
+        _ txn: borrowing LedgerReadTransaction, at location: StateLocation, onDemand: Bool, app: AppIdentity,
+        signer: ReceiptSigner
     ) throws(StoreSimulatorError) -> Replayed? {
         let stored: (format: Int64?, snapshot: Bool, entries: Bool)
         do {
@@ -356,7 +388,9 @@ final class StoreJournal: @unchecked Sendable {
         case 1:
             return try readFirstFormat(txn, at: location, app: app, signer: signer)
         default:
-            let loaded = try StoreTables.read(txn, at: location)
+            // Records are read on demand unless journal entries follow the tables: their replay then runs on every
+            // record, read now (compaction removes the entries it includes, so any entry is one to replay).
+            let loaded = try StoreTables.read(txn, at: location, onDemand: onDemand && !stored.entries)
             var replayed = try replay(
                 txn, state: loaded.state, time: loaded.time, after: loaded.through, at: location, app: app,
                 signer: signer)
@@ -404,7 +438,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     /// What a replay reached.
-    private struct Replayed: Sendable {
+    struct Replayed: Sendable {
         var state: StoreState
         var time: Date
         var sequence: Int64
@@ -517,6 +551,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     private func append(_ command: StoreCommand) {
+        noteSourceFailure()
         guard failureValue == nil, let database else { return }
         let time = clock.now
         writer.reset()
@@ -552,6 +587,7 @@ final class StoreJournal: @unchecked Sendable {
     var failure: StoreSimulatorError? {
         gate.lock()
         defer { gate.unlock() }
+        noteSourceFailure()
         return failureValue
     }
 
@@ -579,6 +615,7 @@ final class StoreJournal: @unchecked Sendable {
     }
 
     private func flushLocked() throws(StoreSimulatorError) {
+        noteSourceFailure()
         if let failureValue { throw failureValue }
         guard database != nil else { return }
         if clock.now > lastTime { append(.moveClock) }
@@ -649,6 +686,20 @@ final class StoreJournal: @unchecked Sendable {
         }
     }
 
+    /// Commits what is pending, then checks the whole file (``StateFileCheck``), with no change made meanwhile.
+    func checkWholeFile() throws(StoreSimulatorError) {
+        gate.lock()
+        defer { gate.unlock() }
+        try flushLocked()
+        guard let path else {
+            throw StoreSimulatorError(
+                .stateUnavailable,
+                "\(location.name) is a database on a PostgreSQL server: the whole-file check is for state files (the "
+                    + "server checks its own pages; each row is checked as the store reads it)")
+        }
+        try StateFileCheck.check(path: path)
+    }
+
     // MARK: Closing
 
     /// Commits what is pending and closes the database; records nothing afterwards.
@@ -659,6 +710,7 @@ final class StoreJournal: @unchecked Sendable {
         defer {
             committer = nil
             database = nil
+            source?.detach()  // the database closes now, not when the store goes away
             if failureValue == nil {
                 failureValue = StoreSimulatorError(
                     .stateWriteFailed,

@@ -172,7 +172,7 @@ struct StoreSnapshot: Codable, Sendable {
         self.retentionMessaging = state.retentionMessaging == RetentionMessaging() ? nil : state.retentionMessaging
         self.nextTransactionID = state.nextTransactionID
         self.nextWebOrderLineItemID = state.nextWebOrderLineItemID
-        self.records = state.records.values.sorted { $0.id < $1.id }
+        self.records = state.records.everyRecord.sorted { $0.id < $1.id }
         self.devices = state.devices.keys.sorted().map { id in Device(id: id, state.devices[id]!) }
         self.scripted = state.scripted.map {
             Scripted(productID: $0.productID, outcome: ScriptedOutcomeRecord($0.outcome))

@@ -119,7 +119,7 @@ extension StoreState {
         }
     }
 
-    private func checkRecord(_ record: TransactionRecord) throws(StoredValueProblem) {
+    func checkRecord(_ record: TransactionRecord) throws(StoredValueProblem) {
         let table = StoreTables.Table.records.rawValue
         let row = RecordRow.key(record.id)
         try checkIdentifier(record.id, table, row, "id")

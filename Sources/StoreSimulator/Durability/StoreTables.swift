@@ -66,6 +66,8 @@ struct StoreTables: Sendable {
     /// the ones after them.
     private var shownWritten = 0
     private var counters: [String: Int64] = [:]
+    /// Whether the file's index of each account's records (``AccountRecordIndex``) lists every record.
+    private(set) var indexComplete = false
 
     // MARK: Reading
 
@@ -79,11 +81,14 @@ struct StoreTables: Sendable {
         var time: Date
     }
 
-    /// Reads a store from its tables, with change tracking on.
+    /// Reads a store from its tables, with change tracking on. With `onDemand`, and a file whose index of each
+    /// account's records is complete, the records are not read: the state's ``RecordTable`` reads each account's when
+    /// first needed (``RecordSource``, which ``StoreJournal`` attaches to the database once it is open); otherwise every
+    /// record is read (and checked) now.
     /// - Throws: `stateCorrupt` naming the file (or database), the table and the row that cannot be read.
-    static func read(_ txn: borrowing LedgerReadTransaction, at location: StateLocation) throws(StoreSimulatorError)
-        -> Loaded
-    {
+    static func read(
+        _ txn: borrowing LedgerReadTransaction, at location: StateLocation, onDemand: Bool
+    ) throws(StoreSimulatorError) -> Loaded {
         var tables = StoreTables()
         var table = Table.values
         var row = ""
@@ -126,28 +131,46 @@ struct StoreTables: Sendable {
             state.nextTransactionID = nextTransactionID
             state.nextWebOrderLineItemID = nextLineItemID
 
+            tables.indexComplete = try txn.metaInteger(forKey: AccountRecordIndex.completeKey) == 1
             table = .records
             row = ""
-            var records = RecordTable()
-            records.reserveCapacity(try txn.count(in: Table.records.rawValue))
-            var cache = StringCache()
-            try txn.forEachValueByScan(in: Table.records.rawValue) { bytes in
-                var reader = JournalReader(bytes)
-                let record: TransactionRecord
-                do throws(JournalReader.Failure) {
-                    record = try RecordRow.decode(&reader, sharing: &cache)
-                } catch {
-                    var start = JournalReader(bytes)
-                    if let id = try? start.uint64("the identifier") { row = RecordRow.key(id) }
-                    throw error
+            if onDemand, tables.indexComplete {
+                var checker = StoreState(configuration: state.configuration, retention: retention)
+                checker.nextTransactionID = nextTransactionID
+                checker.nextWebOrderLineItemID = nextLineItemID
+                state.records.readOnDemand(from: RecordSource(path: location.name, checker: checker))
+                // The one check of the records made on opening: the next identifier is not taken (a counter put back
+                // would hand out an identifier again; each row is checked against it when first read).
+                row = RecordRow.key(nextTransactionID)
+                if try txn.containsValue(forKey: row, in: Table.records.rawValue) {
+                    throw StoreState.StoredValueProblem(
+                        table: Table.records.rawValue, row: row, field: "id",
+                        problem: "\(nextTransactionID) is not below the next transaction identifier "
+                            + "\(nextTransactionID) (meta \(Meta.nextTransactionID)): it would be handed out again")
                 }
-                guard records[record.id] == nil else {
-                    row = RecordRow.key(record.id)
-                    throw Unreadable(description: "two rows hold transaction \(record.id)")
-                }
-                records[record.id] = record
             }
-            state.records = records
+            if state.records.source == nil {
+                var records = RecordTable()
+                records.reserveCapacity(try txn.count(in: Table.records.rawValue))
+                var cache = StringCache()
+                try txn.forEachValueByScan(in: Table.records.rawValue) { bytes in
+                    var reader = JournalReader(bytes)
+                    let record: TransactionRecord
+                    do throws(JournalReader.Failure) {
+                        record = try RecordRow.decode(&reader, sharing: &cache)
+                    } catch {
+                        var start = JournalReader(bytes)
+                        if let id = try? start.uint64("the identifier") { row = RecordRow.key(id) }
+                        throw error
+                    }
+                    guard records[record.id] == nil else {
+                        row = RecordRow.key(record.id)
+                        throw Unreadable(description: "two rows hold transaction \(record.id)")
+                    }
+                    records[record.id] = record
+                }
+                state.records = records
+            }
 
             table = .devices
             var devices: [StoreSnapshot.Device] = []
@@ -286,6 +309,7 @@ struct StoreTables: Sendable {
         _ = state.records.takeChanges()
         _ = state.subscriptions.takeChanges()
         for record in state.records.values { try putRecord(txn, record) }
+        try tables.writeIndex(txn, state: &state)
         for (slot, row) in state.subscriptions.rows(nil) {
             try txn.put(try json(row, encoder), forKey: slotKey(slot), in: Table.subscriptions.rawValue)
         }
@@ -307,10 +331,18 @@ struct StoreTables: Sendable {
         if records.cleared { _ = try txn.removeAll(in: Table.records.rawValue) }
         let changed = records.cleared ? Set(state.records.values.map(\.id)).union(records.changed) : records.changed
         for id in changed {
+            // Every identifier changed is of an account loaded (a write loads its account first): read in memory.
             if let record = state.records[id] {
                 try Self.putRecord(txn, record)
             } else {
                 _ = try txn.remove(forKey: RecordRow.key(id), in: Table.records.rawValue)
+            }
+        }
+        if records.cleared || !indexComplete {
+            try writeIndex(txn, state: &state)
+        } else {
+            for change in state.records.takeIndexChanges() {
+                try AccountRecordIndex.write(txn, account: change.account, ids: change.ids, from: change.from)
             }
         }
         let subscriptions = state.subscriptions.takeChanges()
@@ -339,6 +371,19 @@ struct StoreTables: Sendable {
                 in: Table.retentionShown.rawValue)
         }
         shownWritten = shown.count
+    }
+
+    /// Writes the index of each account's records whole (a new file, a file written before the index, a history
+    /// cleared) from the records in memory, which are then every record, and marks it complete.
+    mutating func writeIndex(_ txn: borrowing LedgerWriteTransaction, state: inout StoreState) throws {
+        precondition(state.records.isComplete, "the index is written whole from every record")
+        _ = state.records.takeIndexChanges()
+        _ = try txn.removeAll(in: AccountRecordIndex.collection)
+        for (account, ids) in state.records.allAccounts {
+            try AccountRecordIndex.write(txn, account: account, ids: ids, from: 0)
+        }
+        try txn.setMeta(Int64(1), forKey: AccountRecordIndex.completeKey)
+        indexComplete = true
     }
 
     private static func putRecord(_ txn: borrowing LedgerWriteTransaction, _ record: TransactionRecord) throws {

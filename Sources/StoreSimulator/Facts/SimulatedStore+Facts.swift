@@ -9,7 +9,10 @@ extension SimulatedStore {
     public func subscriptionStatuses(of account: String = SimulatedStore.defaultAccount, groupID: String? = nil)
         -> [StoreSubscriptionStatus]
     {
-        state.withLock { $0.subscriptionStatuses(of: account, groupID: groupID) }
+        state.withLock { state in
+            state.loadRecords(of: account)
+            return state.subscriptionStatuses(of: account, groupID: groupID)
+        }
     }
 
     /// The transactions that entitle an account now, oldest first (StoreKit 2's `Transaction.currentEntitlements`):
@@ -17,7 +20,10 @@ extension SimulatedStore {
     /// of each own subscription that is active or in a billing grace period, and each shared period that is the
     /// current period of a purchaser's subscription in those phases.
     public func currentEntitlements(of account: String = SimulatedStore.defaultAccount) -> [TransactionRecord] {
-        state.withLock { state in state.entitlementRecordIDs(of: account).compactMap { state.records[$0] } }
+        state.withLock { state in
+            state.loadRecords(of: account)
+            return state.entitlementRecordIDs(of: account).compactMap { state.records[$0] }
+        }
     }
 
     /// Whether an account may still use the introductory offer of a subscription group: it never subscribed in it
@@ -42,7 +48,10 @@ extension SimulatedStore {
     public func transactionHistory(of account: String = SimulatedStore.defaultAccount, view: TransactionHistoryView)
         -> [TransactionRecord]
     {
-        let (records, view) = state.withLock { ($0.records(of: account), $0.resolved(view, account: account)) }
+        let (records, view) = state.withLock { state in
+            state.loadRecords(of: account)
+            return (state.records(of: account), state.resolved(view, account: account))
+        }
         return records.filter { StoreState.isListed($0, in: view) }
     }
 
@@ -53,6 +62,7 @@ extension SimulatedStore {
         let environment = jwsEnvironment
         let now = clock.now
         return state.withLock { state -> StoreCustomer? in
+            if !parts.isEmpty { state.loadRecords(holding: id) }
             guard let transaction = state.records[id] else { return nil }
             let account = transaction.account
             var statuses: [StoreSubscriptionStatus] = []

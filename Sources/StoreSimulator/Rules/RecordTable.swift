@@ -11,6 +11,14 @@ import StoreModels
 /// (setting, changing in place, removing) then notes the identifier, so that the state file's table of records is
 /// brought up to date row by row (``takeChanges()``) instead of being rewritten whole. An in-memory store leaves it off
 /// and pays one branch per write.
+///
+/// **Accounts read on demand.** A durable store opened from its tables reads no record on opening: its table has a
+/// ``source`` (the state file) and holds only the accounts loaded so far. A write loads the account it writes (and,
+/// for an identifier held by no loaded account, the account the file files it under) before it is made, as if its
+/// records had always been there, without noting them as changed. A read of an account not loaded (its records, its
+/// products) or of an identifier no loaded account holds reads the file without loading (one row for an identifier);
+/// ``load(_:)`` loads an account for the reads to come, ``loadAll()`` every account (whole-store questions). A table
+/// without a source (an in-memory store, a new file, a file read whole) holds every record and never asks.
 struct RecordTable: Sendable {
     /// Record identifiers in ascending order.
     struct IDs: Sendable, RandomAccessCollection {
@@ -43,6 +51,8 @@ struct RecordTable: Sendable {
     struct Account: Sendable {
         var all = IDs()
         var byProduct: [String: IDs] = [:]
+        /// The lowest identifier added to or removed from the account since the last ``takeIndexChanges()``.
+        var lowestChange: UInt64?
 
         mutating func add(_ id: UInt64, productID: String) {
             all.insert(id)
@@ -83,6 +93,16 @@ struct RecordTable: Sendable {
     private var changed = Set<UInt64>()
     /// Whether every record was removed since the last ``takeChanges()`` (``removeAll()``).
     private var cleared = false
+    /// Each account's name, by slot.
+    private var names: [String] = []
+    /// The slots of the accounts whose identifiers changed since the last ``takeIndexChanges()``.
+    private var indexChanged: [Int] = []
+    /// Where the records of accounts not loaded are read (`nil`: every record is here).
+    private(set) var source: RecordSource?
+    /// The accounts loaded from ``source``.
+    private var loaded = Set<String>()
+    /// Whether every record is here: no source, or every account loaded.
+    private(set) var isComplete = true
 
     init() {}
 
@@ -100,8 +120,12 @@ struct RecordTable: Sendable {
 
     /// The record with an identifier.
     subscript(id: UInt64) -> TransactionRecord? {
-        get { positions[id].flatMap { rows[$0] } }
+        get {
+            if let position = positions[id] { return rows[position] }
+            return isComplete ? nil : unloadedRecord(id)
+        }
         set {
+            if !isComplete { loadForWrite(id, account: newValue?.account) }
             if tracksChanges { changed.insert(id) }
             guard let newValue else {
                 if let position = positions[id] {
@@ -129,6 +153,7 @@ struct RecordTable: Sendable {
         // so that it stays a small allocation (with copies of whole records it took 1,560 bytes, which glibc serves
         // as a large request that first consolidates its fast bins, walking freed chunks all over the heap).
         _modify {
+            if !isComplete, positions[id] == nil { loadForWrite(id, account: nil) }
             if tracksChanges { changed.insert(id) }
             if let position = positions[id] {
                 let filed = filing(at: position)
@@ -181,6 +206,7 @@ struct RecordTable: Sendable {
     @inline(never)
     private mutating func add(_ id: UInt64, _ added: inout TransactionRecord?) {
         guard let record = added.take() else { return }
+        if !isComplete { loadForWrite(id, account: record.account) }
         positions[id] = rows.count
         index(id, account: record.account, productID: record.productID)
         link(id, to: record.originalID)
@@ -224,24 +250,37 @@ struct RecordTable: Sendable {
         positions.removeAll()
         accounts.removeAll()
         accountSlots.removeAll()
+        names.removeAll()
+        indexChanged.removeAll()
         lastAccount = nil
         descendants.removeAll()
+        // The file's rows go too (the compaction's `cleared`): nothing is left to read.
+        loaded.removeAll()
+        isComplete = true
     }
 
     /// The identifiers of an account's records, oldest first.
-    func ids(of account: String) -> IDs { accountSlots[account].map { accounts[$0].all } ?? IDs() }
+    func ids(of account: String) -> IDs {
+        if let slot = accountSlots[account] { return accounts[slot].all }
+        return unloadedAccount(account)?.all ?? IDs()
+    }
 
     /// The identifiers of an account's records of a product, oldest first.
     func ids(of account: String, productID: String) -> IDs {
-        accountSlots[account].flatMap { accounts[$0].byProduct[productID] } ?? IDs()
+        if let slot = accountSlots[account] { return accounts[slot].byProduct[productID] ?? IDs() }
+        return unloadedAccount(account)?.byProduct[productID] ?? IDs()
     }
 
-    /// The accounts that have records, in no particular order.
-    var accountNames: Dictionary<String, Int>.Keys { accountSlots.keys }
+    /// The accounts that have records, in no particular order (with a source, those its index lists too).
+    var accountNames: [String] {
+        guard !isComplete, let source else { return Array(accountSlots.keys) }
+        return Array(accountSlots.keys) + source.accounts().filter { accountSlots[$0] == nil }
+    }
 
     /// The products an account has records of, in no particular order.
     func productIDs(of account: String) -> Dictionary<String, IDs>.Keys? {
-        accountSlots[account].map { accounts[$0].byProduct.keys }
+        if let slot = accountSlots[account] { return accounts[slot].byProduct.keys }
+        return unloadedAccount(account)?.byProduct.keys
     }
 
     /// The identifiers of the records whose `originalID` names the record `id` (a subscription's renewals, for
@@ -249,21 +288,133 @@ struct RecordTable: Sendable {
     func descendants(of id: UInt64) -> IDs { descendants[id] ?? IDs() }
 
     /// An account's records, oldest first.
-    func records(of account: String) -> [TransactionRecord] { ids(of: account).compactMap { self[$0] } }
+    func records(of account: String) -> [TransactionRecord] {
+        guard !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
+            return ids(of: account).compactMap { self[$0] }
+        }
+        return records
+    }
 
     /// An account's records of a product, oldest first.
     func records(of account: String, productID: String) -> [TransactionRecord] {
-        ids(of: account, productID: productID).compactMap { self[$0] }
+        guard !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) else {
+            return ids(of: account, productID: productID).compactMap { self[$0] }
+        }
+        return records.filter { $0.productID == productID }
     }
 
     /// The oldest of an account's records of a product that satisfies a predicate.
     func first(of account: String, productID: String, where predicate: (TransactionRecord) -> Bool)
         -> TransactionRecord?
     {
+        if !isComplete, accountSlots[account] == nil, let records = unloadedRecords(of: account) {
+            return records.first { $0.productID == productID && predicate($0) }
+        }
         for id in ids(of: account, productID: productID) {
             if let record = self[id], predicate(record) { return record }
         }
         return nil
+    }
+
+    // MARK: Accounts read on demand
+
+    /// Reads the records of accounts not loaded from `source` from now on: the table holds only what is loaded.
+    mutating func readOnDemand(from source: RecordSource) {
+        self.source = source
+        isComplete = false
+    }
+
+    /// Whether an account's records are here.
+    func isLoaded(_ account: String) -> Bool { isComplete || loaded.contains(account) }
+
+    /// Loads an account's records from the source, unless they are here: each record the table does not hold is put
+    /// in it as if it had always been there (noted neither as changed nor as changing the account's identifiers).
+    mutating func load(_ account: String) {
+        guard !isComplete, let source, loaded.insert(account).inserted else { return }
+        let records = source.records(of: account)
+        let tracking = tracksChanges
+        tracksChanges = false
+        defer { tracksChanges = tracking }
+        reserveCapacity(rows.count + records.count)
+        for record in records where positions[record.id] == nil {
+            positions[record.id] = rows.count
+            index(record.id, account: record.account, productID: record.productID)
+            link(record.id, to: record.originalID)
+            rows.append(record)
+        }
+    }
+
+    /// Loads the account of the record `id`, wherever it is filed (nothing if no account holds it).
+    mutating func loadAccount(holding id: UInt64) {
+        guard !isComplete, positions[id] == nil, let source, source.mayHold(id), let record = source.record(id)
+        else { return }
+        load(record.account)
+    }
+
+    /// Loads every account's records (for whole-store questions: every transaction, a reset); the table is then
+    /// complete and never reads its source again.
+    mutating func loadAll() {
+        guard !isComplete, let source else { return }
+        for account in source.accounts() { load(account) }
+        isComplete = true
+    }
+
+    /// Before a write of the record `id` (of `account`, for a record written): loads the account the file files
+    /// `id` under, if no loaded account holds it, and `account`.
+    @inline(never)
+    private mutating func loadForWrite(_ id: UInt64, account: String?) {
+        if positions[id] == nil, let source, source.mayHold(id), let filed = source.record(id),
+            !loaded.contains(filed.account)
+        {
+            load(filed.account)
+        }
+        if let account, !loaded.contains(account) { load(account) }
+    }
+
+    /// The record `id` as the file holds it, if no loaded account holds it.
+    @inline(never)
+    private func unloadedRecord(_ id: UInt64) -> TransactionRecord? {
+        guard let source, source.mayHold(id), let record = source.record(id), !loaded.contains(record.account) else {
+            return nil
+        }
+        return record
+    }
+
+    /// The records of an account not loaded, as the file holds them, oldest first; `nil` for an account loaded.
+    @inline(never)
+    private func unloadedRecords(of account: String) -> [TransactionRecord]? {
+        guard !isComplete, !loaded.contains(account), let source else { return nil }
+        return source.records(of: account)
+    }
+
+    /// The indexes of an account not loaded, as the file's records give them; `nil` for an account loaded.
+    private func unloadedAccount(_ account: String) -> Account? {
+        guard let records = unloadedRecords(of: account) else { return nil }
+        var entry = Account()
+        for record in records { entry.add(record.id, productID: record.productID) }
+        return entry
+    }
+
+    /// The accounts whose identifiers changed since the last call, each with its identifiers now and the lowest
+    /// identifier added or removed; forgets them.
+    mutating func takeIndexChanges() -> [(account: String, ids: IDs, from: UInt64)] {
+        defer { indexChanged.removeAll() }
+        return indexChanged.map { slot in
+            defer { accounts[slot].lowestChange = nil }
+            return (names[slot], accounts[slot].all, accounts[slot].lowestChange ?? 0)
+        }
+    }
+
+    /// Every record, in no particular order: those held, and those of accounts not loaded as the file holds them (read
+    /// without loading them).
+    var everyRecord: [TransactionRecord] {
+        guard !isComplete, let source else { return Array(values) }
+        return Array(values) + source.accounts().filter { !loaded.contains($0) }.flatMap { source.records(of: $0) }
+    }
+
+    /// Every account held, with its identifiers (for an index written whole).
+    var allAccounts: [(account: String, ids: IDs)] {
+        accounts.indices.map { (names[$0], accounts[$0].all) }
     }
 
     /// What changed since the last call: whether everything was removed first, then the identifiers written since;
@@ -291,18 +442,34 @@ struct RecordTable: Sendable {
     private mutating func index(_ id: UInt64, account: String, productID: String) {
         if let slot = slot(of: account) {
             accounts[slot].add(id, productID: productID)
+            if tracksChanges { noteIndexChange(slot, id) }
         } else {
             var entry = Account()
             entry.add(id, productID: productID)
             accountSlots[account] = accounts.count
             lastAccount = (account, accounts.count)
             accounts.append(entry)
+            names.append(account)
+            if tracksChanges { noteIndexChange(accounts.count - 1, id) }
         }
     }
 
     /// Takes a record out of its account's indexes.
     private mutating func unindex(_ id: UInt64, account: String, productID: String) {
-        if let slot = slot(of: account) { accounts[slot].remove(id, productID: productID) }
+        if let slot = slot(of: account) {
+            accounts[slot].remove(id, productID: productID)
+            if tracksChanges { noteIndexChange(slot, id) }
+        }
+    }
+
+    /// Notes that the identifier `id` joined or left the account at `slot`.
+    private mutating func noteIndexChange(_ slot: Int, _ id: UInt64) {
+        if let lowest = accounts[slot].lowestChange {
+            if id < lowest { accounts[slot].lowestChange = id }
+        } else {
+            accounts[slot].lowestChange = id
+            indexChanged.append(slot)
+        }
     }
 
     /// The slot of an account's indexes in ``accounts``, remembering it for the next write.

@@ -34,6 +34,7 @@ extension StoreState {
     /// Drops a finished transaction's record from the history if it was a consumable or failed purchase (for
     /// `.receiptOnly`) and no other unfinished transaction reports it.
     mutating func dropFinishedRecord(_ recordID: UInt64) {
+        if !records.isComplete { records.loadAccount(holding: recordID) }
         guard let position = records.index(forKey: recordID), records.isDroppable(at: position) else { return }
         if !sharedRecordIDs.isEmpty, sharedRecordIDs.contains(recordID) {
             let reported = devices.holdingTransactions.contains { device in

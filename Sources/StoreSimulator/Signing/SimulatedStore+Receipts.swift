@@ -42,6 +42,7 @@ extension SimulatedStore {
         let app = self.app
         let (purchases, expired) = state.withLock { state -> ([InAppPurchaseReceipt], Bool) in
             let account = state.devices[deviceID]?.account ?? Self.defaultAccount
+            state.loadRecords(of: account)
             let unfinished = Set(state.devices.holdingTransactions.flatMap { $0.unfinished.compactMap(\.recordID) })
             let purchases = state.records(of: account)
                 .filter { $0.state == .purchased && ($0.productType != .consumable || unfinished.contains($0.id)) }
