@@ -41,7 +41,8 @@ enum StateFileCheck {
                 }
                 guard
                     try StoreJournal.read(
-                        txn, at: StateLocation(name: absolute, isFile: true), onDemand: false, app: AppIdentity(), signer: ReceiptSigner()) != nil
+                        txn, at: StateLocation(name: absolute, isFile: true), onDemand: false, app: AppIdentity(),
+                        signer: ReceiptSigner()) != nil
                 else { throw NoStore() }
                 throw Checked()
             }
