@@ -97,7 +97,7 @@
                 _ = try connection.execute("SELECT pg_advisory_lock($1::int8)", [.integer(key)])
                 _ = try connection.execute("COMMIT")  // a session-level lock outlives the transaction it was taken in
                 return
-            } catch  where error.code == .busy {
+            } catch let error where error.code == .busy {
                 _ = try? connection.execute("ROLLBACK")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
