@@ -72,20 +72,11 @@ extension LedgerDatabase {
     /// The password `url` holds, as written in it (in the user information or a `password` parameter) and
     /// percent-decoded, to keep it out of messages.
     static func passwords(in url: String) -> [String] {
-        var found: [String] = []
-        if let schemeEnd = url.range(of: "://") {
-            let rest = url[schemeEnd.upperBound...]
-            let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                found.append(String(authority[authority.index(after: colon)..<at]))
-            }
-        }
-        if let question = url.firstIndex(of: "?") {
-            for parameter in url[url.index(after: question)...].split(separator: "&")
-            where parameter.lowercased().hasPrefix("password=") {
-                found.append(String(parameter.dropFirst("password=".count)))
-            }
-        }
+        let parts = ServerURLParts(url)
+        var found =
+            parts.userInfo.flatMap { info in info.firstIndex(of: ":").map { String(info[info.index(after: $0)...]) } }
+            .map { [$0] } ?? []
+        found += parts.parameters.filter(ServerURLParts.isPassword).map { String($0.drop { $0 != "=" }.dropFirst()) }
         return found.flatMap { [$0, $0.removingPercentEncoding ?? $0] }.filter { !$0.isEmpty }
     }
 
@@ -93,23 +84,12 @@ extension LedgerDatabase {
     /// information, `postgresql://user:secret@host/db` is `postgresql://user@host/db`, or a `password` parameter),
     /// safe to print; for naming a database before it is open.
     public static func location(ofServerURL url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        var result = String(url[..<schemeEnd.upperBound])
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") {
-            let user = authority[..<at]
-            result += user.firstIndex(of: ":").map { String(user[..<$0]) } ?? String(user)
-            result += authority[at...]
-        } else {
-            result += authority
-        }
-        let tail = rest[authorityEnd...]
-        guard let question = tail.firstIndex(of: "?") else { return result + tail }
-        result += tail[...question]
-        let parameters = tail[tail.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-        result += parameters.filter { !$0.lowercased().hasPrefix("password=") }.joined(separator: "&")
-        return result
+        let parts = ServerURLParts(url)
+        guard let scheme = parts.scheme else { return url }
+        var result = scheme
+        if let info = parts.userInfo { result += (info.firstIndex(of: ":").map { info[..<$0] } ?? info) + "@" }
+        result += parts.address
+        guard parts.hasQuery else { return result }
+        return result + "?" + parts.parameters.filter { !ServerURLParts.isPassword($0) }.joined(separator: "&")
     }
 }

@@ -43,6 +43,9 @@
             ("DROP TABLE ledger_identity", .corrupt),
             ("DELETE FROM ledger_identity", .corrupt),
             ("ALTER TABLE ledger_identity RENAME COLUMN schema_version TO other", .notALedger),
+            ("ALTER TABLE ledger_meta ALTER COLUMN integer_value TYPE numeric", .corrupt),
+            ("ALTER TABLE ledger_records RENAME COLUMN value TO other", .corrupt),
+            ("ALTER TABLE ledger_log DROP COLUMN payload", .corrupt),
         ])
         func refusedAndUntouched(change: String, code: LedgerError.Code) throws {
             try TestDatabases.withServerSchema { url in

@@ -18,9 +18,25 @@ import Testing
         ("postgresql:///db?host=/tmp&password=pw&user=u", "postgresql:///db?host=/tmp&user=u"),
         ("postgresql://host/db", "postgresql://host/db"),
         ("postgresql://user@host", "postgresql://user@host"),
+        // libpq ends the user information at the first "/" only: "?" and "#" may be part of a password.
+        ("postgresql://user:pa?ss@host/db", "postgresql://user@host/db"),
+        ("postgresql://user:pa#ss@host/db?sslmode=disable", "postgresql://user@host/db?sslmode=disable"),
+        ("postgresql://user:p?w&password=x@host", "postgresql://user@host"),
+        // libpq percent-decodes parameter names too.
+        ("postgresql:///db?%70assword=pw&user=u", "postgresql:///db?user=u"),
+        ("postgresql:///db?PASSWORD=pw", "postgresql:///db?"),
     ])
     func passwordsAreRemoved(url: String, redacted: String) {
         #expect(LedgerDatabase.location(ofServerURL: url) == redacted)
+    }
+
+    @Test(arguments: [
+        ("postgresql://user:pa?ss@host/db", "pa?ss"),
+        ("postgresql://user:pa#ss@host/db", "pa#ss"),
+        ("postgresql:///db?%70assword=s%65cret", "secret"),
+    ])
+    func passwordsAreFoundWhereLibpqReadsThem(url: String, password: String) {
+        #expect(LedgerDatabase.passwords(in: url).contains(password))
     }
 
     @Test func errorCodesOfSQLStates() {

@@ -45,7 +45,7 @@
                     try takeForThisUser(connection, identityOID: identity, place: place)
                     // The caller's check reads existing databases only, not the one just created here.
                     try validate(
-                        connection, tables: Set(tables.keys), schema: schema, place: place,
+                        connection, tables: Set(tables.keys), schemaOID: schemaOID, schema: schema, place: place,
                         check: created ? { _ in } : check)
                     return connection
                 }
@@ -124,7 +124,7 @@
 
         /// Checks identity, version and tables in a read-only transaction, then runs `check` in it.
         private static func validate(
-            _ connection: ServerConnection, tables: Set<String>, schema: String, place: String,
+            _ connection: ServerConnection, tables: Set<String>, schemaOID: Int64, schema: String, place: String,
             check: DatabaseOpener.Check
         ) throws {
             try connection.run(.beginDeferred)
@@ -180,7 +180,39 @@
                         + "backup, or use another schema.",
                     path: connection.location)
             }
+            try checkColumns(connection, schemaOID: schemaOID, schema: schema, place: place)
             try check(LedgerReadTransaction(store: .server(ServerStore(connection: connection))))
+        }
+
+        /// Refuses tables whose columns are not those ``ServerSchema/create`` makes (one missing, or of another
+        /// type), naming the first such column. Other columns are let be.
+        private static func checkColumns(
+            _ connection: ServerConnection, schemaOID: Int64, schema: String, place: String
+        ) throws(LedgerError) {
+            let rows = try connection.execute(
+                "SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod)::text FROM pg_attribute a "
+                    + "JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = $1::int8::oid AND a.attnum > 0 "
+                    + "AND NOT a.attisdropped AND c.relname::text = ANY (ARRAY['"
+                    + ServerSchema.tables.sorted().joined(separator: "', '") + "'])",
+                [.integer(schemaOID)])
+            var found: [String: [String: String]] = [:]
+            for row in 0..<rows.rowCount {
+                found[rows.text(0, row: row), default: [:]][rows.text(1, row: row)] = rows.text(2, row: row)
+            }
+            for table in ServerSchema.columns.keys.sorted() {
+                for (column, type) in ServerSchema.columns[table, default: [:]].sorted(by: { $0.key < $1.key }) {
+                    let actual = found[table]?[column]
+                    guard actual != type else { continue }
+                    throw LedgerError(
+                        code: .corrupt,
+                        detail: "Table \(table) in schema '\(schema)' of \(place) "
+                            + (actual.map { "has column \(column) of type \($0), not \(type)" }
+                                ?? "has no column \(column) (\(type))")
+                            + ": it was altered by hand, or is not a Ledger table. It has not been modified: "
+                            + "restore it from a backup, or use another schema.",
+                        path: connection.location)
+                }
+            }
         }
 
         /// Creates the tables of a new database in one transaction, unless another process created them meanwhile.

@@ -15,6 +15,19 @@
             identityTable, "ledger_records", "ledger_meta", "ledger_log", "ledger_stamps",
         ]
 
+        /// The columns of each table and their types (as `format_type` names them), as ``create`` makes them:
+        /// checked on open, so that a column altered by hand is refused rather than its values misread.
+        static let columns: [String: [String: String]] = [
+            identityTable: ["application_id": "bigint", "schema_version": "integer"],
+            "ledger_records": ["id": "bigint", "collection": "bytea", "key": "bytea", "value": "bytea"],
+            "ledger_meta": [
+                "key": "bytea", "kind": "integer", "integer_value": "bigint", "real_value": "double precision",
+                "bytes_value": "bytea",
+            ],
+            "ledger_log": ["sequence": "bigint", "name": "bytea", "payload": "bytea"],
+            "ledger_stamps": ["key": "bytea", "stamped_at": "double precision"],
+        ]
+
         /// Creates the tables of schema version ``Schema/currentVersion`` and records its identity.
         static let create = """
             CREATE TABLE ledger_identity (

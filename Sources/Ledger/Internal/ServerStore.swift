@@ -91,13 +91,23 @@
             let rows = try query(.metaGet, key)
             guard rows.rowCount > 0 else { return nil }
             let stored = Int32(rows.int64(0))
-            guard stored == type else { throw typeMismatch(key: key, stored: stored, requested: type) }
-            let column: Int32 =
-                switch type {
+            let column: Int32? =
+                switch stored {
                 case SQLITE_INTEGER: 1
                 case SQLITE_FLOAT: 2
-                default: 3
+                case SQLITE_TEXT, SQLITE_BLOB: 3
+                default: nil
                 }
+            // A row altered by hand: a kind Ledger never writes, or no value in the column of its kind.
+            guard let column, !rows.isNull(column) else {
+                throw LedgerError(
+                    code: .corrupt,
+                    detail: "Row '\(key)' of ledger_meta in '\(connection.location)' has kind \(stored) "
+                        + (column == nil ? "(no meta value type)" : "and no value in the column of that kind")
+                        + ": the database was damaged or altered by hand. It has not been modified by this read.",
+                    path: connection.location)
+            }
+            guard stored == type else { throw typeMismatch(key: key, stored: stored, requested: type) }
             return read(rows, column)
         }
 
@@ -115,9 +125,8 @@
             }.get()
             if rows.rowCount > 0 { return rows.int64(0) }
             // The upsert refused to add to a value that is not an integer, or to overflow one.
-            let stored = try query(.metaGet, key)
-            let type = stored.rowCount > 0 ? Int32(stored.int64(0)) : SQLITE_NULL
-            guard type == SQLITE_INTEGER else { throw typeMismatch(key: key, stored: type, requested: SQLITE_INTEGER) }
+            // Reading it reports a value of another type, or a damaged row, as such.
+            _ = try meta(key: key, type: SQLITE_INTEGER) { $0.int64($1) }
             throw LedgerError(
                 code: .typeMismatch,
                 detail: "Meta counter '\(key)' in '\(connection.location)' would overflow a 64-bit integer; it keeps "
