@@ -30,6 +30,7 @@
             do {
                 return try route(request.method, parts, try ControlBody(request.body))
             } catch let error as StoreSimulatorError {
+                if Self.durabilityCodes.contains(error.code) { return Self.storeFailed(error) }
                 let status =
                     [StoreSimulatorError.Code.unknownTransaction, .unknownProduct].contains(error.code) ? 404 : 400
                 return Self.error(status, error.code.rawValue, error.detail)
@@ -183,6 +184,19 @@
 
         private static func ok(_ object: [String: Any]) -> HTTPResponse {
             .json(200, [UInt8]((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()))
+        }
+
+        /// The codes of a durable store that can no longer record its changes.
+        private static let durabilityCodes: Set<StoreSimulatorError.Code> = [
+            .stateWriteFailed, .stateUnavailable, .stateCorrupt,
+        ]
+
+        /// The answer while the store's database has failed (503): its error, and that the server must be restarted.
+        static func storeFailed(_ failure: StoreSimulatorError) -> HTTPResponse {
+            error(
+                503, failure.code.rawValue,
+                "the store can no longer record its changes (\(failure.detail)); it answers nothing until the server "
+                    + "is restarted, which reopens the store as it was last recorded")
         }
 
         private static func error(_ status: Int, _ code: Int, _ message: String) -> HTTPResponse {

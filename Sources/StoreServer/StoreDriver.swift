@@ -67,6 +67,8 @@
             try changing.withLock { _ throws(StoreSimulatorError) -> StoreOperation.Outcome in
                 let outcome = try store.perform(build(store))
                 store.runUntilIdle()
+                // A change its durable store could not record is not answered as made.
+                if store.isDurable, let failure = store.durabilityError { throw failure }
                 notifications.queueDueRetries()
                 return outcome
             }

@@ -71,8 +71,15 @@
                 store: store, driver: driver, notifications: notifications, token: token, realtime: realtime)
             do {
                 http = try HTTPServer(configuration: configuration.http) { request in
-                    if request.path.hasPrefix("/inApps/") { return api.handle(request) }
-                    if request.path.hasPrefix(ControlAPI.prefix) { return control.handle(request) }
+                    let isAPI = request.path.hasPrefix("/inApps/")
+                    let isControl = request.path.hasPrefix(ControlAPI.prefix)
+                    // A durable store whose database failed goes on in memory only: answering from it would show
+                    // changes a restart does not bring back, so nothing is answered until the server is restarted.
+                    if isAPI || isControl, store.isDurable, let failure = store.durabilityError {
+                        return isAPI ? APIError.generalInternal.response : ControlAPI.storeFailed(failure)
+                    }
+                    if isAPI { return api.handle(request) }
+                    if isControl { return control.handle(request) }
                     return .text(404, "Not Found\n")
                 }
             } catch {
