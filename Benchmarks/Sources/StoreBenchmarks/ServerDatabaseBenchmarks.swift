@@ -81,7 +81,7 @@ extension BenchmarkSuite {
                     let opened = try? SimulatedStore(database: inSchema(url, schema), lane: .manual)
                 else { return { 0 } }
                 store = opened
-                cleanup = { _ = psql(url, "DROP SCHEMA \(schema) CASCADE") }
+                cleanup = { _ = psql(url, "SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE") }
             }
             guard
                 let server = try? StoreServer(
