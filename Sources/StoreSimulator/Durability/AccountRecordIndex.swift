@@ -25,7 +25,7 @@ enum AccountRecordIndex {
     }
 
     /// An account's identifiers, in ascending order; empty for an account the index does not list.
-    static func ids(_ txn: borrowing LedgerReadTransaction, of account: String, path: String) throws -> [UInt64] {
+    static func ids(_ txn: borrowing LedgerReadTransaction, of account: String) throws -> [UInt64] {
         var ids: [UInt64] = []
         var chunk = 0
         while let bytes = try txn.value(forKey: key(chunk, of: account), in: collection) {

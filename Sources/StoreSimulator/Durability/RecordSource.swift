@@ -59,7 +59,7 @@ final class RecordSource: Sendable {
         read { txn in
             var cache = StringCache()
             var records: [TransactionRecord] = []
-            for id in try AccountRecordIndex.ids(txn, of: account, path: path) {
+            for id in try AccountRecordIndex.ids(txn, of: account) {
                 guard let record = try Self.row(txn, id: id, account: account, checker: checker, cache: &cache)
                 else {
                     throw Damage(
@@ -101,12 +101,10 @@ final class RecordSource: Sendable {
             }
         } catch let damage as Damage {
             keep(
-                StoreSimulatorError(
-                    .stateCorrupt,
-                    "\(path): table \(damage.table), row \(damage.row) cannot be read (\(damage.problem)). It was "
-                        + "found when the store first needed it (rows are checked as they are read); the store "
-                        + "records nothing more, so the file keeps what it held. It was damaged or altered: move it "
-                        + "aside (with its -wal and -shm files) and restore a backup, or start from a new path."))
+                damage.error(
+                    in: path,
+                    found: "It was found when the store first needed it (rows are checked as they are read); the "
+                        + "store records nothing more, so the file keeps what it held."))
         } catch {
             keep(StoreJournal.stateError(error, at: StateLocation(name: path, isFile: true)))
         }
@@ -123,8 +121,16 @@ final class RecordSource: Sendable {
         cache: inout StringCache
     ) throws -> TransactionRecord? {
         let key = RecordRow.key(id)
+        guard let bytes = try txn.value(forKey: key, in: StoreTables.Table.records.rawValue) else { return nil }
+        return try decode(bytes, key: key, account: account, checker: checker, cache: &cache)
+    }
+
+    /// Decodes the row `key` of the table of records and checks it: its fields, that it holds the transaction its key
+    /// names (and, given `account`, one of that account), and its values against `checker`'s counters.
+    static func decode(
+        _ bytes: [UInt8], key: String, account: String?, checker: StoreState, cache: inout StringCache
+    ) throws(Damage) -> TransactionRecord {
         let table = StoreTables.Table.records.rawValue
-        guard let bytes = try txn.value(forKey: key, in: table) else { return nil }
         let decoded = bytes.withUnsafeBytes { raw -> Result<TransactionRecord, JournalReader.Failure> in
             var reader = JournalReader(raw)
             return Result { () throws(JournalReader.Failure) in try RecordRow.decode(&reader, sharing: &cache) }
@@ -134,7 +140,7 @@ final class RecordSource: Sendable {
         case .success(let value): record = value
         case .failure(let error): throw Damage(table: table, row: key, problem: "\(error)")
         }
-        guard record.id == id else {
+        guard key == RecordRow.key(record.id) else {
             throw Damage(table: table, row: key, problem: "the row holds transaction \(record.id)")
         }
         if let account, record.account != account {
@@ -158,5 +164,14 @@ final class RecordSource: Sendable {
         var table: String
         var row: String
         var problem: String
+
+        /// The store's error for it in the state file at `path`, with what `found` says of when it was found.
+        func error(in path: String, found: String = "") -> StoreSimulatorError {
+            StoreSimulatorError(
+                .stateCorrupt,
+                "\(path): table \(table), row \(row) cannot be read (\(problem)). \(found.isEmpty ? "" : found + " ")"
+                    + "It was damaged or altered: move it aside (with its -wal and -shm files) and restore a backup, "
+                    + "or start from a new path.")
+        }
     }
 }

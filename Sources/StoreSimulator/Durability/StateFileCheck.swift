@@ -55,13 +55,7 @@ enum StateFileCheck {
         } catch {
             throw StoreJournal.stateError(error, at: StateLocation(name: absolute, isFile: true))
         }
-        if let problem {
-            throw StoreSimulatorError(
-                .stateCorrupt,
-                "\(absolute): table \(problem.table), row \(problem.row) cannot be read (\(problem.problem)). It was "
-                    + "damaged or altered: move it aside (with its -wal and -shm files) and restore a backup, or start "
-                    + "from a new path.")
-        }
+        if let problem { throw problem.error(in: absolute) }
     }
 
     /// Ends the check once the file is read, before Ledger opens it for writing.
@@ -80,27 +74,11 @@ enum StateFileCheck {
         var cache = StringCache()
         try txn.forEach(in: table) { key, bytes in
             guard damage == nil else { return }
-            let decoded = bytes.withUnsafeBytes { raw -> Result<TransactionRecord, JournalReader.Failure> in
-                var reader = JournalReader(raw)
-                return Result { () throws(JournalReader.Failure) in try RecordRow.decode(&reader, sharing: &cache) }
-            }
-            switch decoded {
-            case .failure(let error):
-                damage = RecordSource.Damage(table: table, row: key, problem: "\(error)")
-            case .success(let record):
-                if key != RecordRow.key(record.id) {
-                    damage = RecordSource.Damage(
-                        table: table, row: key, problem: "the row holds transaction \(record.id)")
-                    return
-                }
-                do throws(StoreState.StoredValueProblem) {
-                    try checker.checkRecord(record)
-                } catch {
-                    damage = RecordSource.Damage(
-                        table: table, row: key, problem: "field \(error.field): \(error.problem)")
-                    return
-                }
+            do throws(RecordSource.Damage) {
+                let record = try RecordSource.decode(bytes, key: key, account: nil, checker: checker, cache: &cache)
                 accounts[record.id] = record.account
+            } catch {
+                damage = error
             }
         }
         guard damage == nil else { return damage }
@@ -108,7 +86,7 @@ enum StateFileCheck {
         var listed = 0
         for account in try AccountRecordIndex.accounts(txn) {
             do {
-                for id in try AccountRecordIndex.ids(txn, of: account, path: "") {
+                for id in try AccountRecordIndex.ids(txn, of: account) {
                     guard accounts[id] == account else {
                         return RecordSource.Damage(
                             table: AccountRecordIndex.collection, row: AccountRecordIndex.key(0, of: account),
