@@ -25,12 +25,16 @@
 
         private enum Storage {
             case file(NotificationHistoryFile)
-            case database(location: String, database: @Sendable () -> LedgerDatabase?, stored: Set<String>)
+            case database(location: String, database: @Sendable () -> LedgerDatabase?)
         }
-        private var storage: Storage
+        private let storage: Storage
+        /// The notifications a history in a database holds there, by UUID (a property of its own, so that adding one
+        /// changes the set in place instead of copying it out of the storage and back).
+        private var stored: Set<String>
 
-        private init(_ storage: Storage) {
+        private init(_ storage: Storage, stored: Set<String> = []) {
             self.storage = storage
+            self.stored = stored
         }
 
         /// Opens the history (creating it) and returns it with the records it holds that `keep` accepts, in the order
@@ -52,7 +56,7 @@
                 records.removeAll { !keep($0) }
                 try remove(dropped, from: ledger, location: location)
                 let history = NotificationHistory(
-                    .database(location: location, database: database, stored: Set(records.map(\.notificationUUID))))
+                    .database(location: location, database: database), stored: Set(records.map(\.notificationUUID)))
                 return (history, records)
             }
         }
@@ -102,7 +106,7 @@
             switch storage {
             case .file(let file):
                 try file.write(record)
-            case .database(let location, let database, var stored):
+            case .database(let location, let database):
                 guard let ledger = database() else { throw Self.closed(location) }
                 let value = NotificationHistoryFile.encoded(record)
                 do {
@@ -111,7 +115,6 @@
                     throw Self.failed("write", location, error)
                 }
                 stored.insert(record.notificationUUID)
-                storage = .database(location: location, database: database, stored: stored)
             }
         }
 
@@ -120,11 +123,11 @@
             switch storage {
             case .file(let file):
                 try file.rewrite(records)
-            case .database(let location, let database, let stored):
+            case .database(let location, let database):
                 guard let ledger = database() else { throw Self.closed(location) }
                 let kept = Set(records.map(\.notificationUUID))
                 try Self.remove(Array(stored.subtracting(kept)), from: ledger, location: location)
-                storage = .database(location: location, database: database, stored: kept)
+                stored = kept
             }
         }
 
